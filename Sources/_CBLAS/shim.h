@@ -1,0 +1,5 @@
+// Internal shim over OpenBLAS (cblas.h) and LAPACKE (lapacke.h) on Linux.
+#include <cblas.h>
+#include <lapacke.h>
+// OpenBLAS thread control (declared in OpenBLAS's cblas.h as well; repeated for other CBLAS builds).
+void openblas_set_num_threads(int num_threads);

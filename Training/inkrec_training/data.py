@@ -1,0 +1,132 @@
+"""UNIPEN loading, the writer split, augmentation and synthetic lines."""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import random
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from . import charset
+from .features import ink_features, quantile
+
+DEFAULT_DATA = os.environ.get("INKREC_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data"))
+VALIDATION_PERCENT = 10
+
+
+@dataclass
+class Item:
+    id: str
+    writer: str
+    label: str
+    strokes: list  # list of (N, 2) float64 arrays
+    kind: str
+
+
+def is_validation_writer(writer: str) -> bool:
+    """Writers (not items) are split: a stable hash puts about 10% of writers in validation."""
+    h = int(hashlib.md5(writer.encode("utf-8")).hexdigest()[:8], 16)
+    return h % 100 < VALIDATION_PERCENT
+
+
+def load(kind: str, data_dir: str = DEFAULT_DATA, limit: Optional[int] = None,
+         max_label: int = 80, max_points: int = 4000) -> list[Item]:
+    path = os.path.join(data_dir, "unipen", f"{kind}.jsonl.gz")
+    out: list[Item] = []
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            d = json.loads(line)
+            label = d["label"].strip()
+            if not label or d.get("quality") == "BAD" or not charset.covers(label) or len(label) > max_label:
+                continue
+            strokes = [np.asarray([p[:2] for p in s], dtype=np.float64) for s in d["strokes"] if len(s) > 0]
+            if not strokes or sum(len(s) for s in strokes) > max_points:
+                continue
+            out.append(Item(d["id"], d["writer"], " ".join(label.split()), strokes, kind))
+            if limit and len(out) >= limit:
+                break
+    return out
+
+
+def split(items: list[Item]) -> tuple[list[Item], list[Item]]:
+    train = [it for it in items if not is_validation_writer(it.writer)]
+    val = [it for it in items if is_validation_writer(it.writer)]
+    return train, val
+
+
+def augment(strokes: list, rng: random.Random) -> list:
+    """Random slant, rotation, aspect change and small point noise, about the ink's centre."""
+    allp = np.concatenate(strokes, axis=0)
+    center = allp.mean(axis=0)
+    h = max(quantile(allp[:, 1], 0.95) - quantile(allp[:, 1], 0.05), 1e-6)
+    shear = rng.uniform(-0.3, 0.3)
+    theta = rng.gauss(0.0, 0.05)
+    aspect = float(np.exp(rng.uniform(-0.15, 0.15)))
+    c, s = np.cos(theta), np.sin(theta)
+    m = np.array([[c, -s], [s, c]]) @ np.array([[aspect, shear], [0.0, 1.0]])
+    noise = rng.uniform(0.0, 0.015) * h
+    nrng = np.random.default_rng(rng.getrandbits(32))
+    out = []
+    for st in strokes:
+        p = (st - center) @ m.T + center
+        if noise > 0:
+            p = p + nrng.normal(0.0, noise, size=p.shape)
+        out.append(p)
+    return out
+
+
+def synthetic_line(words: list[Item], rng: random.Random) -> tuple[list, str]:
+    """Lay out words of one writer (same tablet units) left to right on a jittered baseline."""
+    heights = [max(quantile(np.concatenate(w.strokes)[:, 1], 0.95) - quantile(np.concatenate(w.strokes)[:, 1], 0.05), 1.0)
+               for w in words]
+    lh = float(np.median(heights))
+    x = 0.0
+    base_y = 0.0
+    strokes = []
+    for w in words:
+        allp = np.concatenate(w.strokes)
+        dx = x - allp[:, 0].min()
+        dy = base_y - np.median(allp[:, 1]) + rng.gauss(0.0, 0.08) * lh
+        for st in w.strokes:
+            strokes.append(st + np.array([dx, dy]))
+        x = allp[:, 0].max() + dx + rng.uniform(0.35, 1.1) * lh
+        base_y += rng.gauss(0.0, 0.04) * lh
+    return strokes, " ".join(w.label for w in words)
+
+
+class TrainingStream:
+    """Endless stream of (features, label) pairs mixing words, real lines, synthetic lines and chars."""
+
+    def __init__(self, words, texts, chars, seed: int = 0,
+                 mix=(("word", 0.5), ("line", 0.2), ("text", 0.15), ("char", 0.15))):
+        self.rng = random.Random(seed)
+        self.words, self.texts, self.chars = words, texts, chars
+        self.by_writer: dict[str, list[Item]] = {}
+        for w in words:
+            self.by_writer.setdefault(w.writer, []).append(w)
+        self.writers = [k for k, v in self.by_writer.items() if len(v) >= 2]
+        self.kinds = [k for k, _ in mix]
+        self.weights = [p for _, p in mix]
+
+    def sample(self):
+        rng = self.rng
+        kind = rng.choices(self.kinds, self.weights)[0]
+        if kind == "line" and self.writers:
+            pool = self.by_writer[rng.choice(self.writers)]
+            strokes, label = synthetic_line([rng.choice(pool) for _ in range(rng.randint(2, 5))], rng)
+        else:
+            src = {"word": self.words, "text": self.texts, "char": self.chars}.get(kind) or self.words
+            it = rng.choice(src)
+            strokes, label = it.strokes, it.label
+        strokes = augment(strokes, rng)
+        area = None
+        if rng.random() < 0.3:
+            allp = np.concatenate(strokes)
+            est = quantile(allp[:, 1], 0.95) - quantile(allp[:, 1], 0.05)
+            area = est / rng.uniform(0.35, 0.75) if est > 0 else None
+        feats = ink_features(strokes, area)
+        return feats, label

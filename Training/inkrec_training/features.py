@@ -1,0 +1,114 @@
+"""Ink preprocessing and feature extraction: the reference implementation.
+
+The Swift engine (`Sources/DigitalInk/Preprocessing/`) implements exactly the same
+steps; golden fixtures (`Tests/Fixtures/features-golden.json`) pin the two together.
+All arithmetic is done in float64; the features are returned as float32.
+
+Feature scheme ``resampled-v1``
+-------------------------------
+1. Empty strokes are dropped. An ink without points has no features (shape ``(0, 4)``).
+2. Line height ``h``.  ``est = q95(y) - q05(y)`` over all raw points (quantiles with
+   linear interpolation, numpy's default), floored by ``0.25 * (q95(x) - q05(x))``.
+   With a writing area of height ``H`` the estimate is clamped to ``[0.3 H, 0.8 H]``
+   (the writing area holds one line of text, whose ink covers part of its height).
+   If ``h`` is not positive (all points equal) ``h = 1``.
+3. Each stroke is resampled at equal arc-length spacing: consecutive duplicate points
+   are removed, ``n = max(1, round(L / s))`` segments with ``s = h / STEPS_PER_LINE_HEIGHT``
+   and ``L`` the stroke's length, giving ``n + 1`` points at distances ``L * k / n``
+   (both ends kept). A stroke of one point (or of length 0) gives one point.
+4. For every resampled point, 4 features:
+   ``[dx, dy, pen_up, y_rel]``
+   - inside a stroke: ``dx, dy`` = step from the previous point divided by ``s``
+     (about unit length);
+   - first point of a stroke after the first: ``dx, dy`` = jump from the previous
+     stroke's last point divided by ``h``, clipped to ``[-JUMP_CLIP, JUMP_CLIP]``;
+   - first point of the ink: ``dx = dy = 0``;
+   - ``pen_up`` = 1 on the first point of every stroke, else 0;
+   - ``y_rel = (y - c) / h`` clipped to ``[-2, 2]``, ``c = (q05(y) + q95(y)) / 2``.
+Timestamps are not used by the features.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional, Sequence
+
+import numpy as np
+
+FEATURE_SCHEME = "resampled-v1"
+FEATURE_DIM = 4
+STEPS_PER_LINE_HEIGHT = 8.0
+JUMP_CLIP = 5.0
+YREL_CLIP = 2.0
+WRITING_AREA_MIN = 0.3
+WRITING_AREA_MAX = 0.8
+WIDTH_FLOOR = 0.25
+
+
+def quantile(values: np.ndarray, q: float) -> float:
+    """Linear-interpolation quantile (numpy's default), written out so Swift can mirror it."""
+    v = np.sort(np.asarray(values, dtype=np.float64))
+    n = len(v)
+    if n == 0:
+        return 0.0
+    pos = q * (n - 1)
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, n - 1)
+    frac = pos - lo
+    return float(v[lo] + (v[hi] - v[lo]) * frac)
+
+
+def line_height(xs: np.ndarray, ys: np.ndarray, writing_area_height: Optional[float] = None) -> float:
+    est = quantile(ys, 0.95) - quantile(ys, 0.05)
+    est = max(est, WIDTH_FLOOR * (quantile(xs, 0.95) - quantile(xs, 0.05)))
+    if writing_area_height is not None and writing_area_height > 0:
+        est = min(max(est, WRITING_AREA_MIN * writing_area_height), WRITING_AREA_MAX * writing_area_height)
+    if not (est > 0):
+        est = 1.0
+    return float(est)
+
+
+def resample_stroke(pts: np.ndarray, spacing: float) -> np.ndarray:
+    """Resample an (N, 2) float64 stroke at equal arc-length steps of about ``spacing``."""
+    if len(pts) > 1:
+        keep = np.ones(len(pts), dtype=bool)
+        keep[1:] = np.any(pts[1:] != pts[:-1], axis=1)
+        pts = pts[keep]
+    if len(pts) == 1:
+        return pts.copy()
+    seg = np.sqrt(np.sum((pts[1:] - pts[:-1]) ** 2, axis=1))
+    total = float(np.sum(seg))
+    n = max(1, int(round(total / spacing)))
+    # Target k lies at arc distance total * k / n; linear interpolation inside its segment.
+    cum = np.concatenate([[0.0], np.cumsum(seg)])
+    targets = total * np.arange(n + 1, dtype=np.float64) / n
+    out = np.stack([np.interp(targets, cum, pts[:, 0]), np.interp(targets, cum, pts[:, 1])], axis=1)
+    out[0] = pts[0]
+    out[n] = pts[-1]
+    return out
+
+
+def ink_features(strokes: Sequence[Sequence[Sequence[float]]],
+                 writing_area_height: Optional[float] = None) -> np.ndarray:
+    """Features for one ink: ``strokes`` is a list of strokes, each a list of ``[x, y(, t)]``."""
+    arrays = [np.asarray([[p[0], p[1]] for p in s], dtype=np.float64) for s in strokes if len(s) > 0]
+    if not arrays:
+        return np.zeros((0, FEATURE_DIM), dtype=np.float32)
+    allp = np.concatenate(arrays, axis=0)
+    xs, ys = allp[:, 0], allp[:, 1]
+    h = line_height(xs, ys, writing_area_height)
+    s = h / STEPS_PER_LINE_HEIGHT
+    c = (quantile(ys, 0.05) + quantile(ys, 0.95)) / 2.0
+    rows = []
+    prev_last = None
+    for a in arrays:
+        r = resample_stroke(a, s)
+        f = np.zeros((len(r), FEATURE_DIM), dtype=np.float64)
+        if len(r) > 1:
+            f[1:, 0:2] = (r[1:] - r[:-1]) / s
+        if prev_last is not None:
+            f[0, 0:2] = np.clip((r[0] - prev_last) / h, -JUMP_CLIP, JUMP_CLIP)
+        f[0, 2] = 1.0
+        f[:, 3] = np.clip((r[:, 1] - c) / h, -YREL_CLIP, YREL_CLIP)
+        rows.append(f)
+        prev_last = r[-1]
+    return np.concatenate(rows, axis=0).astype(np.float32)

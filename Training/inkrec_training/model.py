@@ -1,0 +1,57 @@
+"""The recognizer network: a stack of bidirectional LSTMs, an optional 2x time reduction, a linear CTC head.
+
+This is exactly what the Swift engine implements (`Sources/DigitalInk/Network/`):
+
+    x: (T, input_dim)
+    for each layer l:  y = [LSTM_fwd(x) ; LSTM_bwd(x)]            (T, 2H)
+        if l == reduce_after - 1 (1-based reduce_after > 0):
+            pad one zero row if T is odd; y = y.reshape(T/2, 4H)    (frame stacking)
+        x = y
+    logits = x @ W^T + b                                           (T', C)
+    log_probs = log_softmax(logits)
+
+LSTM gates follow PyTorch's layout: W_ih (4H, in), W_hh (4H, H), b_ih + b_hh, gate order i, f, g, o.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn as nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+
+class InkRecNet(nn.Module):
+    def __init__(self, input_dim: int, hidden: int, layers: int, num_classes: int, reduce_after: int = 1):
+        super().__init__()
+        self.input_dim, self.hidden, self.num_layers = input_dim, hidden, layers
+        self.num_classes, self.reduce_after = num_classes, reduce_after
+        self.lstms = nn.ModuleList()
+        d = input_dim
+        for l in range(layers):
+            self.lstms.append(nn.LSTM(d, hidden, batch_first=True, bidirectional=True))
+            d = 2 * hidden * (2 if reduce_after == l + 1 else 1)
+        self.head = nn.Linear(d, num_classes)
+
+    @staticmethod
+    def reduce_lengths(lengths: torch.Tensor) -> torch.Tensor:
+        return (lengths + 1) // 2
+
+    def forward(self, x: torch.Tensor, lengths: torch.Tensor):
+        """x: (B, T, input_dim) zero-padded; lengths: (B,) int64 on CPU. Returns (log_probs (B, T', C), lengths')."""
+        for l, lstm in enumerate(self.lstms):
+            packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+            y, _ = lstm(packed)
+            x, _ = pad_packed_sequence(y, batch_first=True)
+            if self.reduce_after == l + 1:
+                b, t, d = x.shape
+                if t % 2:
+                    x = torch.cat([x, x.new_zeros(b, 1, d)], dim=1)
+                    t += 1
+                # Rows past a sequence's end are zero already (pad_packed_sequence pads with 0),
+                # so an odd-length sequence is stacked with a zero row, as in the engine.
+                x = x.reshape(b, t // 2, 2 * d)
+                lengths = self.reduce_lengths(lengths)
+        return torch.log_softmax(self.head(x), dim=-1), lengths
+
+    def config(self) -> dict:
+        return {"inputDim": self.input_dim, "hidden": self.hidden, "layers": self.num_layers,
+                "numClasses": self.num_classes, "reduceAfter": self.reduce_after}

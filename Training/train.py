@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Train the recognizer network with CTC, within a time budget, with resumable checkpoints.
+
+    python3 Training/train.py --run runs/en --minutes 90            # train (resumes if runs/en/last.pt exists)
+    python3 Training/train.py --run runs/en --minutes 30 --hidden 96 --layers 3
+
+Validation (greedy CER and word accuracy on held-out writers' words) is printed at every checkpoint.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from inkrec_training import charset, data  # noqa: E402
+from inkrec_training.features import ink_features, FEATURE_DIM  # noqa: E402
+from inkrec_training.model import InkRecNet  # noqa: E402
+from inkrec_training.metrics import greedy_decode, edit_distance  # noqa: E402
+
+
+def collate(samples):
+    lengths = torch.tensor([len(f) for f, _ in samples], dtype=torch.long)
+    x = torch.zeros(len(samples), int(lengths.max()), FEATURE_DIM)
+    for i, (f, _) in enumerate(samples):
+        x[i, : len(f)] = torch.from_numpy(f)
+    targets = [torch.tensor(charset.encode(l), dtype=torch.long) for _, l in samples]
+    target_lengths = torch.tensor([len(t) for t in targets], dtype=torch.long)
+    return x, lengths, torch.cat(targets), target_lengths
+
+
+def batches(stream: data.TrainingStream, frames_per_batch: int, pool: int = 512):
+    while True:
+        samples = []
+        while len(samples) < pool:
+            f, l = stream.sample()
+            if len(f) >= 2 and (len(f) + 1) // 2 >= len(l) + 1 and len(f) <= 1400:
+                samples.append((f, l))
+        samples.sort(key=lambda s: len(s[0]))
+        groups, cur = [], []
+        for s in samples:
+            if cur and (len(cur) + 1) * len(s[0]) > frames_per_batch:
+                groups.append(cur)
+                cur = []
+            cur.append(s)
+        if cur:
+            groups.append(cur)
+        random.shuffle(groups)
+        for g in groups:
+            yield collate(g)
+
+
+def validate(model, val_items, max_items=1500):
+    model.eval()
+    errs = chars = words_ok = 0
+    items = val_items[:max_items]
+    with torch.no_grad():
+        for i in range(0, len(items), 64):
+            chunk = items[i: i + 64]
+            feats = [ink_features(it.strokes) for it in chunk]
+            x, lengths, _, _ = collate([(f, "") for f in feats])
+            lp, out_len = model(x, lengths)
+            for j, it in enumerate(chunk):
+                hyp = greedy_decode(lp[j, : out_len[j]].numpy())
+                e = edit_distance(hyp, it.label)
+                errs += e
+                chars += len(it.label)
+                words_ok += hyp == it.label
+    model.train()
+    return errs / max(chars, 1), words_ok / max(len(items), 1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--run", default="Training/runs/en")
+    ap.add_argument("--minutes", type=float, default=60.0, help="training time budget (wall clock)")
+    ap.add_argument("--hidden", type=int, default=96)
+    ap.add_argument("--layers", type=int, default=3)
+    ap.add_argument("--reduce-after", type=int, default=1)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--frames", type=int, default=12000, help="feature frames per batch")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--checkpoint-minutes", type=float, default=10.0)
+    ap.add_argument("--data", default=data.DEFAULT_DATA)
+    args = ap.parse_args()
+
+    torch.set_num_threads(args.threads)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    os.makedirs(args.run, exist_ok=True)
+    ckpt_path = os.path.join(args.run, "last.pt")
+
+    t0 = time.time()
+    words_tr, words_val = data.split(data.load("words", args.data))
+    texts_tr, _ = data.split(data.load("text", args.data))
+    chars_tr, _ = data.split(data.load("chars", args.data, limit=60000))
+    random.Random(0).shuffle(words_val)
+    print(f"data: {len(words_tr)} words, {len(texts_tr)} lines, {len(chars_tr)} chars for training; "
+          f"{len(words_val)} validation words ({time.time() - t0:.0f}s)", flush=True)
+
+    model = InkRecNet(FEATURE_DIM, args.hidden, args.layers, charset.NUM_CLASSES, args.reduce_after)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    state = {"step": 0, "elapsed": 0.0, "budget": args.minutes * 60.0, "history": []}
+    if os.path.exists(ckpt_path):
+        ck = torch.load(ckpt_path, weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        state = ck["state"]
+        state["budget"] = state["elapsed"] + args.minutes * 60.0
+        random.setstate(ck["py_rng"])
+        torch.set_rng_state(ck["torch_rng"])
+        print(f"resumed at step {state['step']}, {state['elapsed'] / 60:.1f} min trained", flush=True)
+    n_params = sum(p.numel() for p in model.parameters())
+    print(f"model: {model.config()} params={n_params}", flush=True)
+
+    stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + state["step"])
+    ctc = nn.CTCLoss(blank=charset.BLANK, zero_infinity=True)
+    start = time.time() - state["elapsed"]
+    last_ckpt = time.time()
+    losses = []
+
+    def save():
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "config": model.config(),
+                    "py_rng": random.getstate(), "torch_rng": torch.get_rng_state()}, ckpt_path + ".tmp")
+        os.replace(ckpt_path + ".tmp", ckpt_path)
+
+    for x, lengths, targets, target_lengths in batches(stream, args.frames):
+        state["elapsed"] = time.time() - start
+        progress = min(state["elapsed"] / state["budget"], 1.0)
+        warm = min(1.0, (state["step"] + 1) / 300)
+        lr = args.lr * warm * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress)))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        lp, out_len = model(x, lengths)
+        loss = ctc(lp.transpose(0, 1), targets, out_len, target_lengths)
+        opt.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+        opt.step()
+        state["step"] += 1
+        losses.append(loss.item())
+        if state["step"] % 50 == 0:
+            print(f"step {state['step']} {state['elapsed'] / 60:.1f}min loss {np.mean(losses[-50:]):.3f} lr {lr:.2e}", flush=True)
+        done = state["elapsed"] >= state["budget"]
+        if done or time.time() - last_ckpt > args.checkpoint_minutes * 60:
+            cer, wacc = validate(model, words_val)
+            state["history"].append({"step": state["step"], "minutes": state["elapsed"] / 60, "cer": cer, "word_acc": wacc})
+            print(f"== step {state['step']} val greedy CER {cer:.4f} word acc {wacc:.4f}", flush=True)
+            save()
+            last_ckpt = time.time()
+        if done:
+            break
+    with open(os.path.join(args.run, "history.json"), "w") as f:
+        json.dump(state["history"], f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
