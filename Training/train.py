@@ -86,7 +86,7 @@ def main():
     ap.add_argument("--layers", type=int, default=3)
     ap.add_argument("--reduce-after", type=int, default=1)
     ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--frames", type=int, default=12000, help="feature frames per batch")
+    ap.add_argument("--frames", type=int, default=5000, help="feature frames per batch")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--checkpoint-minutes", type=float, default=10.0)
@@ -109,6 +109,11 @@ def main():
           f"{len(words_val)} validation words ({time.time() - t0:.0f}s)", flush=True)
 
     model = InkRecNet(FEATURE_DIM, args.hidden, args.layers, charset.NUM_CLASSES, args.reduce_after)
+    for lstm in model.lstms:  # forget-gate bias 1: a common aid for LSTMs to start remembering
+        for name, p in lstm.named_parameters():
+            if name.startswith("bias_ih"):
+                with torch.no_grad():
+                    p[args.hidden: 2 * args.hidden].fill_(1.0)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     state = {"step": 0, "elapsed": 0.0, "budget": args.minutes * 60.0, "history": []}
     if os.path.exists(ckpt_path):
@@ -137,7 +142,7 @@ def main():
     for x, lengths, targets, target_lengths in batches(stream, args.frames):
         state["elapsed"] = time.time() - start
         progress = min(state["elapsed"] / state["budget"], 1.0)
-        warm = min(1.0, (state["step"] + 1) / 300)
+        warm = min(1.0, (state["step"] + 1) / 200)
         lr = args.lr * warm * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress)))
         for g in opt.param_groups:
             g["lr"] = lr

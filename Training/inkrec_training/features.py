@@ -75,11 +75,12 @@ def resample_stroke(pts: np.ndarray, spacing: float) -> np.ndarray:
         pts = pts[keep]
     if len(pts) == 1:
         return pts.copy()
-    seg = np.sqrt(np.sum((pts[1:] - pts[:-1]) ** 2, axis=1))
-    total = float(np.sum(seg))
-    n = max(1, int(round(total / spacing)))
+    d = pts[1:] - pts[:-1]
+    seg = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+    cum = np.concatenate([[0.0], np.cumsum(seg)])  # sequential sums, as the Swift loop does
+    total = float(cum[-1])
+    n = max(1, int(round(total / spacing)))  # round half to even
     # Target k lies at arc distance total * k / n; linear interpolation inside its segment.
-    cum = np.concatenate([[0.0], np.cumsum(seg)])
     targets = total * np.arange(n + 1, dtype=np.float64) / n
     out = np.stack([np.interp(targets, cum, pts[:, 0]), np.interp(targets, cum, pts[:, 1])], axis=1)
     out[0] = pts[0]

@@ -9,6 +9,7 @@ This is exactly what the Swift engine implements (`Sources/DigitalInk/Network/`)
         x = y
     logits = x @ W^T + b                                           (T', C)
     log_probs = log_softmax(logits)
+    (classifier head: x is averaged over time first, giving one row of C)
 
 LSTM gates follow PyTorch's layout: W_ih (4H, in), W_hh (4H, H), b_ih + b_hh, gate order i, f, g, o.
 """
@@ -20,8 +21,11 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 
 class InkRecNet(nn.Module):
-    def __init__(self, input_dim: int, hidden: int, layers: int, num_classes: int, reduce_after: int = 1):
+    def __init__(self, input_dim: int, hidden: int, layers: int, num_classes: int, reduce_after: int = 1,
+                 head: str = "ctc"):
         super().__init__()
+        assert head in ("ctc", "classifier")
+        self.head_kind = head
         self.input_dim, self.hidden, self.num_layers = input_dim, hidden, layers
         self.num_classes, self.reduce_after = num_classes, reduce_after
         self.lstms = nn.ModuleList()
@@ -50,8 +54,13 @@ class InkRecNet(nn.Module):
                 # so an odd-length sequence is stacked with a zero row, as in the engine.
                 x = x.reshape(b, t // 2, 2 * d)
                 lengths = self.reduce_lengths(lengths)
+        if self.head_kind == "classifier":
+            # Mean over each sequence's valid frames, then the linear head: one row per ink.
+            mask = (torch.arange(x.shape[1])[None, :] < lengths[:, None]).to(x.dtype)
+            pooled = (x * mask[:, :, None]).sum(dim=1) / lengths[:, None].to(x.dtype)
+            return torch.log_softmax(self.head(pooled), dim=-1)[:, None, :], torch.ones_like(lengths)
         return torch.log_softmax(self.head(x), dim=-1), lengths
 
     def config(self) -> dict:
         return {"inputDim": self.input_dim, "hidden": self.hidden, "layers": self.num_layers,
-                "numClasses": self.num_classes, "reduceAfter": self.reduce_after}
+                "numClasses": self.num_classes, "reduceAfter": self.reduce_after, "head": self.head_kind}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// The recognizer network: bidirectional LSTM layers, optional 2× time reduction, a linear head.
+///
+/// Shapes, with T input frames, H hidden units and C classes:
+///
+///     features            T  × inputDim
+///     layer l             T_l × 2H        (T_l halves, rounded up, after layer `reduceAfter`)
+///     time reduction      pad one zero row if T_l is odd, then view as T_l/2 × 4H (no copy)
+///     head                T' × C          log-softmax per row ("ctc"), or
+///                         1  × C          mean over time, then log-softmax ("classifier")
+///
+/// Weights use PyTorch's names: `lstms.{l}.weight_ih_l0[_reverse]`, `lstms.{l}.weight_hh_l0[_reverse]`,
+/// `lstms.{l}.bias_ih_l0[_reverse]`, `lstms.{l}.bias_hh_l0[_reverse]`, `head.weight`, `head.bias`.
+/// Immutable and `Sendable`: one network serves any number of concurrent forwards.
+public struct RecognitionNetwork: Sendable {
+    public let configuration: NetworkConfiguration
+    let layers: [BidirectionalLSTM]
+    let headWeights: [Float]  // C × headInput
+    let headBias: [Float]     // C
+
+    /// Loads and validates the weights named by `configuration` (checking every tensor's shape).
+    public init(configuration: NetworkConfiguration, weightsURL: URL) throws(DigitalInkError) {
+        let file = try SafeTensorsFile(contentsOf: weightsURL)
+        try self.init(configuration: configuration, file: file)
+    }
+
+    init(configuration c: NetworkConfiguration, file: SafeTensorsFile) throws(DigitalInkError) {
+        guard c.inputDim > 0, c.hidden > 0, c.layers > 0, c.numClasses > 1, (0...c.layers).contains(c.reduceAfter) else {
+            throw .modelCorrupt(file: "config.json", reason: "network sizes must be positive and reduceAfter in 0...layers")
+        }
+        _ = _BLAS.configureThreads
+        let H = c.hidden
+        var layers: [BidirectionalLSTM] = []
+        var inSize = c.inputDim
+        for l in 0..<c.layers {
+            func direction(_ suffix: String) throws(DigitalInkError) -> BidirectionalLSTM.Direction {
+                let p = "lstms.\(l)."
+                let wih = try file.floats(p + "weight_ih_l0" + suffix, shape: [4 * H, inSize])
+                let whh = try file.floats(p + "weight_hh_l0" + suffix, shape: [4 * H, H])
+                let bih = try file.floats(p + "bias_ih_l0" + suffix, shape: [4 * H])
+                let bhh = try file.floats(p + "bias_hh_l0" + suffix, shape: [4 * H])
+                return .init(inputWeights: wih, recurrentWeights: whh, bias: zip(bih, bhh).map { $0 + $1 })
+            }
+            layers.append(BidirectionalLSTM(inputSize: inSize, hiddenSize: H,
+                                            forward: try direction(""), backward: try direction("_reverse")))
+            inSize = 2 * H * (c.reduceAfter == l + 1 ? 2 : 1)
+        }
+        self.configuration = c
+        self.layers = layers
+        self.headWeights = try file.floats("head.weight", shape: [c.numClasses, inSize])
+        self.headBias = try file.floats("head.bias", shape: [c.numClasses])
+    }
+
+    /// Number of output frames for `frames` input frames.
+    public func outputFrames(for frames: Int) -> Int {
+        configuration.reduceAfter > 0 ? (frames + 1) / 2 : frames
+    }
+
+    /// Runs the network. Returns per-frame log-probabilities (T' × C) for a CTC head, or one row of
+    /// class log-probabilities for a classifier head. An input of 0 frames gives 0 rows.
+    /// Complexity: O(T · layers · 4H · (in + H) + T' · C · in_head); scratch is allocated once per call.
+    public func logProbabilities(_ features: FeatureMatrix) -> FeatureMatrix {
+        let c = configuration, H = c.hidden
+        precondition(features.columns == c.inputDim, "features have \(features.columns) columns, network expects \(c.inputDim)")
+        var T = features.rows
+        let C = c.numClasses
+        let isClassifier = c.head == "classifier"
+        guard T > 0 else { return FeatureMatrix(rows: 0, columns: C) }
+        // Two ping-pong activation buffers big enough for T+1 rows of 2H (the +1 row is the reduction pad),
+        // and one gate buffer of T × 4H.
+        let actCount = (T + 1) * max(2 * H, c.inputDim)
+        var a = [Float](repeating: 0, count: actCount)
+        var b = [Float](repeating: 0, count: actCount)
+        var gates = [Float](repeating: 0, count: T * 4 * H)
+        a.withUnsafeMutableBufferPointer { ap in ap.baseAddress!.update(from: features.values, count: features.values.count) }
+        var width = c.inputDim
+        var outRows = 0
+        var result = [Float]()
+        a.withUnsafeMutableBufferPointer { ap in
+            b.withUnsafeMutableBufferPointer { bp in
+                gates.withUnsafeMutableBufferPointer { gp in
+                    var src = ap.baseAddress!, dst = bp.baseAddress!
+                    for (l, layer) in layers.enumerated() {
+                        layer.run(input: src, steps: T, output: dst, gates: gp.baseAddress!)
+                        width = 2 * H
+                        if c.reduceAfter == l + 1 {
+                            if T % 2 == 1 { (dst + T * width).update(repeating: 0, count: width) }
+                            T = (T + 1) / 2
+                            width *= 2
+                        }
+                        swap(&src, &dst)
+                    }
+                    // Head.
+                    if isClassifier {
+                        var mean = [Float](repeating: 0, count: width)
+                        for t in 0..<T { for j in 0..<width { mean[j] += src[t * width + j] } }
+                        for j in 0..<width { mean[j] /= Float(T) }
+                        result = headBias
+                        mean.withUnsafeBufferPointer { m in
+                            headWeights.withUnsafeBufferPointer { w in
+                                result.withUnsafeMutableBufferPointer { r in
+                                    _BLAS.gemv(m: C, n: width, a: w.baseAddress!, x: m.baseAddress!, beta: 1, y: r.baseAddress!)
+                                }
+                            }
+                        }
+                        outRows = 1
+                    } else {
+                        result = [Float](repeating: 0, count: T * C)
+                        result.withUnsafeMutableBufferPointer { r in
+                            for t in 0..<T { (r.baseAddress! + t * C).update(from: headBias, count: C) }
+                            headWeights.withUnsafeBufferPointer { w in
+                                _BLAS.gemmTransB(m: T, n: C, k: width, a: src, lda: width, b: w.baseAddress!, ldb: width,
+                                                 beta: 1, c: r.baseAddress!, ldc: C)
+                            }
+                        }
+                        outRows = T
+                    }
+                }
+            }
+        }
+        result.withUnsafeMutableBufferPointer { r in
+            for t in 0..<outRows { _logSoftmax(r.baseAddress! + t * C, count: C) }
+        }
+        return FeatureMatrix(rows: outRows, columns: C, values: result)
+    }
+}
+
+/// In-place log-softmax of `count` values. O(count).
+@inline(__always)
+func _logSoftmax(_ v: UnsafeMutablePointer<Float>, count: Int) {
+    var m = -Float.infinity
+    for i in 0..<count { m = max(m, v[i]) }
+    var s: Float = 0
+    for i in 0..<count { s += expf(v[i] - m) }
+    let lse = m + logf(s)
+    for i in 0..<count { v[i] -= lse }
+}

@@ -1,0 +1,128 @@
+/// Turns an ``Ink`` into the network's input features (scheme `resampled-v1`).
+///
+/// The reference implementation is `Training/inkrec_training/features.py`; golden fixtures pin the
+/// two together. All arithmetic is in `Double`; features are stored as `Float`.
+///
+/// 1. Empty strokes are dropped; an ink without points has no features.
+/// 2. Line height `h`: `q95(y) - q05(y)` over all points (linear-interpolation quantiles), floored by
+///    `0.25 * (q95(x) - q05(x))`; with a writing area of height `H`, clamped to `[0.3 H, 0.8 H]`;
+///    `1` if not positive.
+/// 3. Every stroke is resampled at equal arc-length spacing `s = h / 8`: consecutive duplicate points
+///    removed, `n = max(1, round(L / s))` segments (round half to even), `n + 1` points, both ends kept.
+/// 4. Four features per resampled point: `[dx, dy, penUp, yRel]` — inside a stroke the step from the
+///    previous point divided by `s`; at the start of a later stroke the jump from the previous stroke's
+///    end divided by `h`, clipped to ±5; zero at the very first point. `penUp` is 1 on the first point
+///    of every stroke. `yRel = (y - c) / h` clipped to ±2, with `c` the mid-point of `q05(y)` and `q95(y)`.
+///
+/// Complexity: O(P log P) for P points (the quantiles sort the coordinates).
+public struct FeatureExtractor: Sendable, Hashable {
+    /// The only scheme this version implements.
+    public static let scheme = "resampled-v1"
+    public static let featureDimension = 4
+
+    public var stepsPerLineHeight: Double = 8
+    public var jumpClip: Double = 5
+    public var yRelClip: Double = 2
+    public var writingAreaMin: Double = 0.3
+    public var writingAreaMax: Double = 0.8
+    public var widthFloor: Double = 0.25
+
+    public init() {}
+
+    /// The features of `ink`, one row of ``featureDimension`` values per resampled point.
+    public func features(for ink: Ink, writingArea: WritingArea? = nil) -> FeatureMatrix {
+        let strokes = ink.strokes.filter { !$0.points.isEmpty }
+        guard !strokes.isEmpty else { return FeatureMatrix(rows: 0, columns: Self.featureDimension) }
+        var xs: [Double] = []
+        var ys: [Double] = []
+        xs.reserveCapacity(ink.pointCount)
+        ys.reserveCapacity(ink.pointCount)
+        for stroke in strokes {
+            for p in stroke.points {
+                xs.append(Double(p.x))
+                ys.append(Double(p.y))
+            }
+        }
+        xs.sort()
+        ys.sort()
+        let h = lineHeight(sortedX: xs, sortedY: ys, writingAreaHeight: writingArea.map { Double($0.height) })
+        let s = h / stepsPerLineHeight
+        let c = (Self.quantile(sorted: ys, 0.05) + Self.quantile(sorted: ys, 0.95)) / 2
+
+        var out: [Float] = []
+        var resampled: [(Double, Double)] = []
+        var previousEnd: (Double, Double)? = nil
+        for stroke in strokes {
+            resampled.removeAll(keepingCapacity: true)
+            Self.resample(stroke.points, spacing: s, into: &resampled)
+            for (k, p) in resampled.enumerated() {
+                var dx = 0.0, dy = 0.0
+                if k > 0 {
+                    dx = (p.0 - resampled[k - 1].0) / s
+                    dy = (p.1 - resampled[k - 1].1) / s
+                } else if let e = previousEnd {
+                    dx = Self.clip((p.0 - e.0) / h, jumpClip)
+                    dy = Self.clip((p.1 - e.1) / h, jumpClip)
+                }
+                out.append(Float(dx))
+                out.append(Float(dy))
+                out.append(k == 0 ? 1 : 0)
+                out.append(Float(Self.clip((p.1 - c) / h, yRelClip)))
+            }
+            previousEnd = resampled.last
+        }
+        return FeatureMatrix(rows: out.count / Self.featureDimension, columns: Self.featureDimension, values: out)
+    }
+
+    /// The line height used to normalize an ink (see the type's description).
+    func lineHeight(sortedX: [Double], sortedY: [Double], writingAreaHeight: Double?) -> Double {
+        var est = Self.quantile(sorted: sortedY, 0.95) - Self.quantile(sorted: sortedY, 0.05)
+        est = max(est, widthFloor * (Self.quantile(sorted: sortedX, 0.95) - Self.quantile(sorted: sortedX, 0.05)))
+        if let H = writingAreaHeight, H > 0 {
+            est = min(max(est, writingAreaMin * H), writingAreaMax * H)
+        }
+        return est > 0 ? est : 1
+    }
+
+    /// Linear-interpolation quantile of sorted values (numpy's default). O(1).
+    static func quantile(sorted v: [Double], _ q: Double) -> Double {
+        guard !v.isEmpty else { return 0 }
+        let pos = q * Double(v.count - 1)
+        let lo = Int(pos.rounded(.down))
+        let hi = min(lo + 1, v.count - 1)
+        return v[lo] + (v[hi] - v[lo]) * (pos - Double(lo))
+    }
+
+    static func clip(_ v: Double, _ limit: Double) -> Double { min(max(v, -limit), limit) }
+
+    /// Equal arc-length resampling of one stroke. O(points).
+    static func resample(_ points: [StrokePoint], spacing: Double, into out: inout [(Double, Double)]) {
+        var pts: [(Double, Double)] = []
+        pts.reserveCapacity(points.count)
+        for p in points {
+            let q = (Double(p.x), Double(p.y))
+            if let last = pts.last, last == q { continue }
+            pts.append(q)
+        }
+        if pts.count == 1 {
+            out.append(pts[0])
+            return
+        }
+        var cum = [Double](repeating: 0, count: pts.count)
+        for j in 1..<pts.count {
+            let dx = pts[j].0 - pts[j - 1].0, dy = pts[j].1 - pts[j - 1].1
+            cum[j] = cum[j - 1] + (dx * dx + dy * dy).squareRoot()
+        }
+        let total = cum[pts.count - 1]
+        let n = max(1, Int((total / spacing).rounded(.toNearestOrEven)))
+        out.append(pts[0])
+        var j = 0
+        for k in 1..<n {
+            let target = total * Double(k) / Double(n)
+            while j < pts.count - 2 && cum[j + 1] < target { j += 1 }
+            let f = (target - cum[j]) / (cum[j + 1] - cum[j])
+            out.append((pts[j].0 + (pts[j + 1].0 - pts[j].0) * f, pts[j].1 + (pts[j + 1].1 - pts[j].1) * f))
+        }
+        out.append(pts[pts.count - 1])
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Recognizes handwriting (or shapes) with one model.
+///
+/// The model loads on first use (or on ``load()``), once, however many tasks call at the same time.
+/// A recognizer is immutable after loading and safe to use from any number of concurrent tasks; each
+/// recognition runs single-threaded on the caller's task, and concurrent calls give the same results
+/// as serial ones.
+///
+/// ```swift
+/// let recognizer = DigitalInkRecognizer(options: .init(model: model))
+/// let result = try await recognizer.recognize(ink, context: RecognitionContext(preContext: "hello"))
+/// print(result.candidates.first?.text ?? "")
+/// ```
+public final class DigitalInkRecognizer: Sendable {
+    public let options: DigitalInkRecognizerOptions
+    private let loader: _ModelLoader
+
+    public init(options: DigitalInkRecognizerOptions) {
+        self.options = options
+        self.loader = _ModelLoader(source: options.source)
+    }
+
+    /// Loads the model now instead of on the first recognition.
+    public func load() async throws(DigitalInkError) {
+        _ = try await loader.model()
+    }
+
+    /// Recognizes `ink`. Throws ``DigitalInkError/invalidInk(_:)`` for invalid ink or writing area and
+    /// model errors (not downloaded, corrupt). An empty ink gives a result without candidates.
+    /// Complexity: linear in the ink's length (network and beam search per frame).
+    public func recognize(_ ink: Ink, context: RecognitionContext = RecognitionContext()) async throws(DigitalInkError) -> DigitalInkRecognitionResult {
+        try ink.validate()
+        try context.writingArea?.validate()
+        let model = try await loader.model()
+        return Self.recognize(ink, context: context, model: model, options: options)
+    }
+
+    /// Completion-handler form of ``recognize(_:context:)``, as ML Kit offers. The handler runs on an
+    /// arbitrary thread.
+    public func recognize(_ ink: Ink, context: RecognitionContext = RecognitionContext(),
+                          completion: @escaping @Sendable (Result<DigitalInkRecognitionResult, DigitalInkError>) -> Void) {
+        Task {
+            do throws(DigitalInkError) {
+                completion(.success(try await recognize(ink, context: context)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    static func recognize(_ ink: Ink, context: RecognitionContext, model: LoadedModel,
+                          options: DigitalInkRecognizerOptions) -> DigitalInkRecognitionResult {
+        let features = model.features.features(for: ink, writingArea: context.writingArea)
+        guard features.rows > 0, options.maxResultCount > 0 else { return DigitalInkRecognitionResult(candidates: []) }
+        let logProbs = model.network.logProbabilities(features)
+        if model.configuration.kind == "shapes" {
+            let ranked = (0..<logProbs.columns).map { c in
+                DigitalInkRecognitionCandidate(text: model.classLabels[c], score: expf(logProbs[0, c]))
+            }.sorted { $0.score > $1.score }
+            return DigitalInkRecognitionResult(candidates: Array(ranked.prefix(options.maxResultCount)))
+        }
+        let d = model.configuration.decoder
+        let lm = options.useLanguageModel ? model.languageModel : nil
+        let search = CTCPrefixBeamSearch(beamWidth: options.beamWidth ?? d?.beamWidth ?? 16,
+                                         lmWeight: lm == nil ? 0 : (options.lmWeight ?? d?.lmWeight ?? 0),
+                                         insertionBonus: lm == nil ? 0 : (options.insertionBonus ?? d?.insertionBonus ?? 0),
+                                         blank: model.configuration.blankIndex ?? 0)
+        let pre = Array(context.preContext.suffix(RecognitionContext.maxPreContextLength))
+        let preSymbols = pre.compactMap { model.symbolOfCharacter[$0] }
+        var leading: Int? = nil
+        if lm != nil, let last = pre.last, !last.isWhitespace, let space = model.symbolOfCharacter[" "] {
+            leading = space
+        }
+        let hyps = search.decode(logProbs, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
+                                 maxResults: options.maxResultCount)
+        return DigitalInkRecognitionResult(candidates: hyps.map {
+            DigitalInkRecognitionCandidate(text: $0.symbols.map { model.classLabels[$0] }.joined(), score: $0.score)
+        })
+    }
+}
+
+/// Loads a model once for all concurrent callers; a failed load is retried by the next caller.
+actor _ModelLoader {
+    private let source: DigitalInkRecognizerOptions.Source
+    private var task: Task<LoadedModel, any Error>?
+
+    init(source: DigitalInkRecognizerOptions.Source) { self.source = source }
+
+    func model() async throws(DigitalInkError) -> LoadedModel {
+        let t: Task<LoadedModel, any Error>
+        if let existing = task {
+            t = existing
+        } else {
+            let source = self.source
+            t = Task.detached {
+                switch source {
+                case .directory(let url): return try LoadedModel(directory: url)
+                case .managed(let model, let manager): return try LoadedModel(directory: try manager.modelDirectory(for: model))
+                }
+            }
+            task = t
+        }
+        do {
+            return try await t.value
+        } catch {
+            task = nil
+            throw (error as? DigitalInkError) ?? .modelCorrupt(file: "?", reason: "\(error)")
+        }
+    }
+}

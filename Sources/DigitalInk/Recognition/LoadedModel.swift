@@ -1,0 +1,46 @@
+import Foundation
+
+/// Everything a recognizer needs in memory: configuration, network, language model, label table.
+///
+/// Files are read once at load; later changes to the model directory (a deleted or replaced model)
+/// do not affect a loaded model.
+struct LoadedModel: Sendable {
+    let directory: URL
+    let configuration: ModelConfiguration
+    let features: FeatureExtractor
+    let network: RecognitionNetwork
+    let languageModel: CharacterNgramModel?
+    /// Label of each class (blank is "").
+    let classLabels: [String]
+    let symbolOfCharacter: [Character: Int]
+
+    init(directory: URL) throws(DigitalInkError) {
+        let config = try ModelConfiguration.load(from: directory.appendingPathComponent("config.json"))
+        self.directory = directory
+        self.configuration = config
+        var fx = FeatureExtractor()
+        fx.stepsPerLineHeight = config.features.stepsPerLineHeight
+        self.features = fx
+        self.network = try RecognitionNetwork(configuration: config.network,
+                                              weightsURL: directory.appendingPathComponent(config.network.weights))
+        if config.kind == "text" {
+            classLabels = [""] + config.labels
+            var map: [Character: Int] = [:]
+            for (i, l) in config.labels.enumerated() { map[Character(l)] = i + 1 }
+            symbolOfCharacter = map
+            if let lmPath = config.decoder?.languageModel {
+                let lm = try CharacterNgramModel(contentsOf: directory.appendingPathComponent(lmPath))
+                guard lm.symbolCount == config.network.numClasses else {
+                    throw .modelCorrupt(file: lmPath, reason: "\(lm.symbolCount) symbols, the network has \(config.network.numClasses) classes")
+                }
+                languageModel = lm
+            } else {
+                languageModel = nil
+            }
+        } else {
+            classLabels = config.labels
+            symbolOfCharacter = [:]
+            languageModel = nil
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A model's `config.json`: what the engine needs to run it. Written by `Training/export.py`.
+///
+/// ```json
+/// {"formatVersion": 1, "identifier": "en-US", "kind": "text",
+///  "features": {"scheme": "resampled-v1", "stepsPerLineHeight": 8},
+///  "network": {"weights": "weights.safetensors", "inputDim": 4, "hidden": 96, "layers": 3,
+///              "numClasses": 166, "reduceAfter": 1, "head": "ctc"},
+///  "labels": [" ", "!", ...], "blankIndex": 0,
+///  "decoder": {"languageModel": "lm.bin", "lmWeight": 0.6, "insertionBonus": 1.0, "beamWidth": 16}}
+/// ```
+/// For a text model `labels` are the characters of classes 1...; for a shapes model (`kind` "shapes")
+/// they name classes 0... and there is no blank and no decoder.
+public struct ModelConfiguration: Sendable, Hashable, Codable {
+    public struct Features: Sendable, Hashable, Codable {
+        public var scheme: String
+        public var stepsPerLineHeight: Double
+    }
+
+    public struct Decoder: Sendable, Hashable, Codable {
+        /// Path of the character language model, relative to `config.json`; nil for none.
+        public var languageModel: String?
+        public var lmWeight: Float
+        public var insertionBonus: Float
+        public var beamWidth: Int
+    }
+
+    public static let supportedFormatVersion = 1
+
+    public var formatVersion: Int
+    public var identifier: String
+    public var kind: String
+    public var features: Features
+    public var network: NetworkConfiguration
+    public var labels: [String]
+    public var blankIndex: Int?
+    public var decoder: Decoder?
+
+    /// Reads and checks `config.json`: format version, feature scheme, label count against the
+    /// network's classes, decoder settings. Errors name the file and the field.
+    public static func load(from url: URL) throws(DigitalInkError) -> ModelConfiguration {
+        let name = url.lastPathComponent
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw .modelCorrupt(file: name, reason: "cannot read: \(error.localizedDescription)")
+        }
+        let config: ModelConfiguration
+        do { config = try JSONDecoder().decode(ModelConfiguration.self, from: data) } catch {
+            throw .modelCorrupt(file: name, reason: "not a valid model configuration: \(error)")
+        }
+        try config.validate(file: name)
+        return config
+    }
+
+    func validate(file: String) throws(DigitalInkError) {
+        func bad(_ r: String) -> DigitalInkError { .modelCorrupt(file: file, reason: r) }
+        guard formatVersion == Self.supportedFormatVersion else { throw bad("formatVersion \(formatVersion) is not supported") }
+        guard features.scheme == FeatureExtractor.scheme else { throw bad("feature scheme \(features.scheme) is not supported") }
+        guard features.stepsPerLineHeight > 0, features.stepsPerLineHeight.isFinite else { throw bad("features.stepsPerLineHeight must be positive") }
+        guard network.inputDim == FeatureExtractor.featureDimension else { throw bad("network.inputDim must be \(FeatureExtractor.featureDimension)") }
+        switch kind {
+        case "text":
+            guard blankIndex == 0 else { throw bad("blankIndex must be 0") }
+            guard labels.count + 1 == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes (labels + blank)") }
+            guard labels.allSatisfy({ $0.count == 1 }) else { throw bad("every label of a text model must be one character") }
+            guard (network.head ?? "ctc") == "ctc" else { throw bad("a text model needs a ctc head") }
+            if let d = decoder {
+                guard d.beamWidth > 0, d.lmWeight.isFinite, d.insertionBonus.isFinite else { throw bad("decoder settings out of range") }
+            }
+        case "shapes":
+            guard labels.count == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes") }
+            guard network.head == "classifier" else { throw bad("a shapes model needs a classifier head") }
+        default:
+            throw bad("unknown kind \(kind)")
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import DigitalInk
+import Foundation
+
+@main
+struct InkRec: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inkrec",
+        abstract: "Recognize handwriting from recorded ink, manage models, render ink.",
+        version: DigitalInkLibrary.version,
+        subcommands: [Recognize.self, Models.self, Render.self],
+        defaultSubcommand: Recognize.self
+    )
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Turns a library error into a message on standard error and exit status 1.
+func fail(_ error: any Error) -> ExitCode {
+    printError("error: \(error)")
+    return ExitCode(1)
+}

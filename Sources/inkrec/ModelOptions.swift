@@ -1,0 +1,31 @@
+import ArgumentParser
+import DigitalInk
+import Foundation
+
+/// Options shared by the commands that need a model.
+struct ModelOptions: ParsableArguments {
+    @Option(name: .long, help: "Model language tag (BCP-47), or a ML Kit identifier such as zxx-Zsym-x-shapes.")
+    var language: String = "en-US"
+
+    @Option(name: .long, help: "Base URL of a remote model repository (default: the embedded repository).")
+    var repository: String?
+
+    @Option(name: .long, help: "Directory holding the model storage (default: the platform cache).")
+    var storage: String?
+
+    func manager() throws -> ModelManager {
+        var repo = ModelRepository.embedded
+        if let r = repository {
+            guard let url = URL(string: r), url.scheme != nil else { throw ValidationError("not a URL: \(r)") }
+            repo = url.isFileURL ? .directory(url) : .remote(url)
+        }
+        return ModelManager(repository: repo, storageDirectory: storage.map { URL(fileURLWithPath: $0) })
+    }
+
+    func model() throws -> DigitalInkRecognitionModel {
+        guard let id = DigitalInkRecognitionModelIdentifier.from(languageTag: language) else {
+            throw ValidationError("unknown language \"\(language)\"; `inkrec models list` shows the models")
+        }
+        return DigitalInkRecognitionModel(modelIdentifier: id)
+    }
+}

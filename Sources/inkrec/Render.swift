@@ -1,0 +1,90 @@
+import ArgumentParser
+import DigitalInk
+import Foundation
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Draw an ink as SVG: strokes in writing order, optional points and writing area.")
+
+    @Argument(help: "Ink file (project JSON, InkML or stroke arrays).")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "Output SVG file (- for standard output).")
+    var output: String = "-"
+
+    @Flag(name: .long, help: "Mark every sampled point.")
+    var points = false
+
+    @Flag(name: .long, help: "Number the strokes at their start.")
+    var numbers = false
+
+    @Option(name: .long, help: "Size of the writing area to draw, WIDTHxHEIGHT (default: the file's, if any).")
+    var writingArea: String?
+
+    func run() throws {
+        let doc: InkDocument
+        do { doc = try InkDocument.read(contentsOf: URL(fileURLWithPath: file)) } catch { throw fail(error) }
+        let area = writingArea.flatMap(Recognize.parseArea) ?? doc.writingArea
+        let svg = InkSVG(ink: doc.ink, writingArea: area, markPoints: points, numberStrokes: numbers, title: doc.id ?? file).render()
+        if output == "-" {
+            print(svg)
+        } else {
+            do { try Data(svg.utf8).write(to: URL(fileURLWithPath: output)) } catch { throw fail(error) }
+        }
+    }
+}
+
+/// SVG drawing of an ink. Stroke colours run through the hues in writing order.
+struct InkSVG {
+    var ink: Ink
+    var writingArea: WritingArea?
+    var markPoints: Bool
+    var numberStrokes: Bool
+    var title: String
+
+    func render() -> String {
+        let pts = ink.strokes.flatMap(\.points)
+        var minX = pts.map(\.x).min() ?? 0, maxX = pts.map(\.x).max() ?? 1
+        var minY = pts.map(\.y).min() ?? 0, maxY = pts.map(\.y).max() ?? 1
+        if let a = writingArea {
+            minX = min(minX, 0); minY = min(minY, 0); maxX = max(maxX, a.width); maxY = max(maxY, a.height)
+        }
+        let span = max(maxX - minX, maxY - minY, 1)
+        let pad = span * 0.05
+        let width = maxX - minX + 2 * pad, height = maxY - minY + 2 * pad
+        let lineWidth = span / 200
+        func f(_ v: Float) -> String { String(format: "%.2f", v) }
+        var s = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="\(f(minX - pad)) \(f(minY - pad)) \(f(width)) \(f(height))" width="\(Int(800))" height="\(Int(800 * height / width))">
+        <title>\(escape(title))</title>
+        <rect x="\(f(minX - pad))" y="\(f(minY - pad))" width="\(f(width))" height="\(f(height))" fill="white"/>
+
+        """
+        if let a = writingArea {
+            s += "<rect x=\"0\" y=\"0\" width=\"\(f(a.width))\" height=\"\(f(a.height))\" fill=\"none\" stroke=\"#bbb\" stroke-dasharray=\"\(f(lineWidth * 4))\" stroke-width=\"\(f(lineWidth))\"/>\n"
+        }
+        let n = max(ink.strokes.count, 1)
+        for (i, stroke) in ink.strokes.enumerated() where !stroke.points.isEmpty {
+            let color = "hsl(\(Int(300 * Double(i) / Double(n))), 80%, 35%)"
+            let coords = stroke.points.map { "\(f($0.x)),\(f($0.y))" }.joined(separator: " ")
+            if stroke.points.count == 1 {
+                s += "<circle cx=\"\(f(stroke.points[0].x))\" cy=\"\(f(stroke.points[0].y))\" r=\"\(f(lineWidth * 1.5))\" fill=\"\(color)\"/>\n"
+            } else {
+                s += "<polyline points=\"\(coords)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(f(lineWidth * 2))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+            }
+            if markPoints {
+                for p in stroke.points {
+                    s += "<circle cx=\"\(f(p.x))\" cy=\"\(f(p.y))\" r=\"\(f(lineWidth))\" fill=\"black\" opacity=\"0.5\"/>\n"
+                }
+            }
+            if numberStrokes {
+                let p = stroke.points[0]
+                s += "<text x=\"\(f(p.x))\" y=\"\(f(p.y - lineWidth * 3))\" font-size=\"\(f(lineWidth * 10))\" fill=\"\(color)\">\(i + 1)</text>\n"
+            }
+        }
+        return s + "</svg>"
+    }
+
+    func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import DigitalInk
+
+/// A bigram model over a tiny alphabet, written out as a table, to test the decoder on its own.
+struct TableBigramModel: LanguageModel {
+    /// log P(next | previous), previous 0 = start of text. Missing pairs get `floor`.
+    var table: [Int: [Int: Float]]
+    var floor: Float = -10
+
+    func startState(preContext: [Int]) -> Int { preContext.last ?? 0 }
+    func score(_ symbol: Int, after state: Int) -> (logProbability: Float, next: Int) {
+        (table[state]?[symbol] ?? floor, symbol)
+    }
+}
+
+/// Per-frame log-probabilities from rows of probabilities (renormalized).
+func frames(_ rows: [[Float]]) -> FeatureMatrix {
+    let c = rows[0].count
+    var v: [Float] = []
+    for r in rows {
+        let s = r.reduce(0, +)
+        v += r.map { logf(max($0 / s, 1e-12)) }
+    }
+    return FeatureMatrix(rows: rows.count, columns: c, values: v)
+}
+
+@Suite("CTC prefix beam search")
+struct DecoderTests {
+    // Classes: 0 blank, 1 "a", 2 "b", 3 " ".
+    let noLM: TableBigramModel? = nil
+
+    @Test("without a language model the clear path wins and repeats collapse")
+    func collapse() {
+        let lp = frames([[0.1, 0.8, 0.05, 0.05], [0.1, 0.8, 0.05, 0.05], [0.8, 0.1, 0.05, 0.05], [0.1, 0.8, 0.05, 0.05], [0.1, 0.05, 0.8, 0.05]])
+        let best = CTCPrefixBeamSearch(beamWidth: 8).decode(lp, languageModel: noLM, maxResults: 3)
+        #expect(best.first?.symbols == [1, 1, 2])
+        #expect(best.count == 3)
+        #expect(best[0].score >= best[1].score && best[1].score >= best[2].score)
+    }
+
+    @Test("the prefix score sums over alignments: a frequent label beats the single best path")
+    func sumsAlignments() {
+        // Best single path is blank,blank ("" ) but "a" has more total mass over its alignments.
+        let lp = frames([[0.6, 0.4, 0, 0], [0.6, 0.4, 0, 0]])
+        let best = CTCPrefixBeamSearch(beamWidth: 8).decode(lp, languageModel: noLM, maxResults: 2)
+        // P("") = .36, P("a") = .4*.6 + .6*.4 + .4*.4 = .64
+        #expect(best.first?.symbols == [1])
+        #expect(abs(best[0].score - logf(0.64)) < 1e-4)
+    }
+
+    @Test("a language model resolves an ambiguous frame")
+    func languageModelPrior() {
+        let lp = frames([[0.1, 0.45, 0.45, 0.0]])
+        let preferB = TableBigramModel(table: [0: [1: logf(0.1), 2: logf(0.9)]])
+        let preferA = TableBigramModel(table: [0: [1: logf(0.9), 2: logf(0.1)]])
+        let s = CTCPrefixBeamSearch(beamWidth: 8, lmWeight: 1)
+        #expect(s.decode(lp, languageModel: preferB, maxResults: 1).first?.symbols == [2])
+        #expect(s.decode(lp, languageModel: preferA, maxResults: 1).first?.symbols == [1])
+    }
+
+    @Test("pre-context conditions the language model")
+    func preContext() {
+        let lp = frames([[0.1, 0.45, 0.45, 0.0]])
+        let lm = TableBigramModel(table: [1: [1: logf(0.9), 2: logf(0.1)], 2: [1: logf(0.1), 2: logf(0.9)]])
+        let s = CTCPrefixBeamSearch(beamWidth: 8, lmWeight: 1)
+        #expect(s.decode(lp, languageModel: lm, preContext: [1], maxResults: 1).first?.symbols == [1])
+        #expect(s.decode(lp, languageModel: lm, preContext: [2], maxResults: 1).first?.symbols == [2])
+    }
+
+    @Test("a leading space is added only where the language model wants it")
+    func leadingSpace() {
+        let lp = frames([[0.05, 0.9, 0.05, 0.0]])
+        // After "b" a space is likely; after "a" it is not.
+        let lm = TableBigramModel(table: [2: [3: logf(0.9), 1: logf(0.05)], 3: [1: logf(0.5)], 1: [3: logf(0.01), 1: logf(0.5)]])
+        let s = CTCPrefixBeamSearch(beamWidth: 8, lmWeight: 1)
+        #expect(s.decode(lp, languageModel: lm, preContext: [2], leadingSymbol: 3, maxResults: 1).first?.symbols == [3, 1])
+        #expect(s.decode(lp, languageModel: lm, preContext: [1], leadingSymbol: 3, maxResults: 1).first?.symbols == [1])
+    }
+
+    @Test("zero frames give the empty hypothesis only")
+    func empty() {
+        let lp = FeatureMatrix(rows: 0, columns: 4)
+        let r = CTCPrefixBeamSearch().decode(lp, languageModel: noLM, maxResults: 5)
+        #expect(r.map(\.symbols) == [[]])
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import DigitalInk
+
+/// Builds a text-model directory from the tiny fixture network, to be damaged by each test.
+func makeTinyModelDirectory(config edit: (inout [String: Any]) -> Void = { _ in }) throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tiny-model-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: Fixtures.url("tiny-network/weights.safetensors"), to: dir.appendingPathComponent("weights.safetensors"))
+    let golden = try Fixtures.json("tiny-network/golden.json")
+    var config: [String: Any] = [
+        "formatVersion": 1, "identifier": "xx-tiny", "kind": "text",
+        "features": ["scheme": "resampled-v1", "stepsPerLineHeight": 8],
+        "network": golden["network"]!, "labels": ["a", "b", "c", "d", " ", "e"], "blankIndex": 0,
+        "decoder": ["lmWeight": 0.5, "insertionBonus": 0, "beamWidth": 4],
+    ]
+    edit(&config)
+    try JSONSerialization.data(withJSONObject: config).write(to: dir.appendingPathComponent("config.json"))
+    return dir
+}
+
+@Suite("Model loading rejects damaged files with typed errors")
+struct ModelLoadingTests {
+    @Test("a valid tiny model loads and recognizes")
+    func loads() async throws {
+        let dir = try makeTinyModelDirectory()
+        let r = DigitalInkRecognizer(options: .init(modelDirectory: dir))
+        let ink = Ink(strokes: [Stroke(points: [StrokePoint(x: 0, y: 0), StrokePoint(x: 10, y: 10), StrokePoint(x: 20, y: 0)])])
+        let result = try await r.recognize(ink)
+        #expect(!result.candidates.isEmpty)
+    }
+
+    @Test("truncated weights")
+    func truncated() throws {
+        let dir = try makeTinyModelDirectory()
+        let url = dir.appendingPathComponent("weights.safetensors")
+        let data = try Data(contentsOf: url)
+        try data.prefix(data.count / 2).write(to: url)
+        #expect(throws: DigitalInkError.self) { try LoadedModel(directory: dir) }
+        do { _ = try LoadedModel(directory: dir) } catch {
+            guard case .modelCorrupt(let file, _) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(file == "weights.safetensors")
+        }
+    }
+
+    @Test("a header length larger than the file")
+    func headerLength() throws {
+        let dir = try makeTinyModelDirectory()
+        let url = dir.appendingPathComponent("weights.safetensors")
+        var data = try Data(contentsOf: url)
+        data.replaceSubrange(0..<8, with: [0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0])
+        try data.write(to: url)
+        #expect(throws: DigitalInkError.self) { try LoadedModel(directory: dir) }
+    }
+
+    @Test("garbage instead of weights, and an empty file")
+    func garbage() throws {
+        let dir = try makeTinyModelDirectory()
+        let url = dir.appendingPathComponent("weights.safetensors")
+        try Data((0..<1000).map { UInt8(truncatingIfNeeded: $0 * 7919) }).write(to: url)
+        #expect(throws: DigitalInkError.self) { try LoadedModel(directory: dir) }
+        try Data().write(to: url)
+        #expect(throws: DigitalInkError.self) { try LoadedModel(directory: dir) }
+    }
+
+    @Test("a configuration that disagrees with the weights names the tensor")
+    func shapeMismatch() throws {
+        let dir = try makeTinyModelDirectory { c in
+            var n = c["network"] as! [String: Any]
+            n["hidden"] = 9
+            c["network"] = n
+        }
+        do {
+            _ = try LoadedModel(directory: dir)
+            Issue.record("loaded a model whose config disagrees with its weights")
+        } catch {
+            #expect(error == .tensorShapeMismatch(tensor: "lstms.0.weight_ih_l0", expected: [36, 4], actual: [32, 4]))
+        }
+    }
+
+    @Test("labels that do not match the classes, an unknown scheme, malformed JSON")
+    func badConfig() throws {
+        let dirs = [
+            try makeTinyModelDirectory { $0["labels"] = ["a"] },
+            try makeTinyModelDirectory { c in c["features"] = ["scheme": "bezier-v9", "stepsPerLineHeight": 8] },
+            try makeTinyModelDirectory { $0["formatVersion"] = 99 },
+        ]
+        for dir in dirs {
+            #expect(throws: DigitalInkError.self) { try LoadedModel(directory: dir) }
+        }
+        let dir = try makeTinyModelDirectory()
+        try Data("{\"formatVersion\": 1,".utf8).write(to: dir.appendingPathComponent("config.json"))
+        do { _ = try LoadedModel(directory: dir); Issue.record("loaded malformed config") } catch {
+            guard case .modelCorrupt(let file, _) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(file == "config.json")
+        }
+    }
+
+    @Test("a missing model directory is a typed error, also through the recognizer")
+    func missing() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-model-\(UUID().uuidString)")
+        let r = DigitalInkRecognizer(options: .init(modelDirectory: dir))
+        await #expect(throws: DigitalInkError.self) {
+            try await r.recognize(Ink(strokes: [Stroke(points: [StrokePoint(x: 1, y: 1)])]))
+        }
+    }
+
+    @Test("a language model file that is truncated or has the wrong symbol count")
+    func badLanguageModel() throws {
+        let small = try Data(contentsOf: Fixtures.url("lm-small.bin"))
+        #expect(throws: DigitalInkError.self) { try CharacterNgramModel(data: small.prefix(small.count - 3)) }
+        #expect(throws: DigitalInkError.self) { try CharacterNgramModel(data: Data("INKLM1".utf8)) }
+        // The small LM has 166 symbols; the tiny network has 7 classes.
+        let dir = try makeTinyModelDirectory { c in
+            c["decoder"] = ["languageModel": "lm.bin", "lmWeight": 0.5, "insertionBonus": 0, "beamWidth": 4]
+        }
+        try small.write(to: dir.appendingPathComponent("lm.bin"))
+        do { _ = try LoadedModel(directory: dir); Issue.record("accepted a mismatched LM") } catch {
+            guard case .modelCorrupt(let file, _) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(file == "lm.bin")
+        }
+    }
+}

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Build the character n-gram language model (the decoder's prior) as ``lm.bin``.
+
+    python3 Training/build_lm.py --out Training/work/lm.bin          # the shipped LM (a few minutes)
+    python3 Training/build_lm.py --golden Tests/DigitalInkTests/Fixtures   # the small test fixture
+
+Text: English running text modelled from wordfreq (code Apache-2.0, data CC BY-SA 4.0) word
+frequencies (see ``RunningTextModel`` in inkrec_training/lm.py), plus the labels of the UNIPEN
+training writers' words and free-text items (UNIPEN train_r01_v07, International Unipen Foundation,
+CC BY 4.0), which bring digits, punctuation and capitals. Labels of validation writers
+(``data.is_validation_writer``) are never used for building; they are the held-out text on which
+bits per character are reported. The format is described in Training/LM_FORMAT.md.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from inkrec_training import charset, data, lm  # noqa: E402
+
+# The small golden LM the Swift reader is tested against (Tests/DigitalInkTests/Fixtures).
+GOLDEN_ORDER = 4
+GOLDEN_MIN_COUNT = [0.0, 0.0, 0.0, 2.0, 2.0]
+GOLDEN_TEXTS = [
+    ("the cat sat on the mat.", 1.0),
+    ("The dog sat on the log, and the cat sat on the dog.", 1.0),
+    ("hello world, hello there", 2.0),
+    ("Call 555-0123 at 10:30.", 0.5),
+    ("A quick brown fox jumps over the lazy dog!", 1.5),
+]
+GOLDEN_QUERIES = [  # (context text, BOS first?, predicted char)
+    ("", True, "t"), ("", True, "T"), ("", True, "z"), ("", False, "e"), ("t", True, "h"),
+    ("th", True, "e"), ("the", True, " "), ("the ", True, "c"), ("the c", True, "a"),
+    ("the cat", True, " "), ("sat on the ", False, "m"), ("hello", True, " "), ("hello ", True, "w"),
+    ("hello wor", True, "l"), ("xyz", True, "a"), ("qqq", False, "q"), ("lazy", False, " "),
+    ("55", True, "5"), ("10:3", False, "0"), ("dog", True, "!"), ("dog", True, "\u00e9"),
+    ("zzz the", False, " "), ("cat", True, "s"), ("the", False, "l"), ("sat", False, "h"), ("on t", False, "o"),
+]
+
+
+def read_labels(path: str):
+    """(id, writer, label, quality) of every item, reading only the JSON before the strokes."""
+    out = []
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            i = line.find(',"strokes":')
+            d = json.loads(line[:i] + "}" if i > 0 else line)
+            out.append((d["id"], d["writer"], d["label"], d.get("quality")))
+    return out
+
+
+def clean_label(label: str) -> str:
+    """Whitespace collapsed; words holding characters outside the charset dropped."""
+    return " ".join(w for w in label.split() if charset.covers(w))
+
+
+def unipen_labels(data_dir: str):
+    train, held = [], []
+    for kind in ("words", "text"):
+        for _id, writer, label, quality in read_labels(os.path.join(data_dir, "unipen", f"{kind}.jsonl.gz")):
+            if quality == "BAD":
+                continue
+            t = clean_label(label)
+            if not t:
+                continue
+            (held if data.is_validation_writer(writer) else train).append(t)
+    return train, held
+
+
+def english_vocab(n: int):
+    import wordfreq
+    words, freqs = [], []
+    for w in wordfreq.top_n_list("en", n):
+        if not charset.covers(w) or any(ch.isdigit() for ch in w) or "." in w or "_" in w:
+            continue  # digits are smashed to 0 by wordfreq; numbers come from the number model
+        f = wordfreq.word_frequency(w, "en")
+        if f > 0:
+            words.append(w)
+            freqs.append(f)
+    return words, freqs
+
+
+def unipen_texts(labels, share: float, text_chars: float, cap: int = 4):
+    """Each distinct label weighted by min(repeats, cap), scaled to ``share`` of ``text_chars``."""
+    cnt = collections.Counter(labels)
+    mass = sum(min(c, cap) * (len(t) + 1) for t, c in cnt.items())
+    w = share * text_chars / mass
+    return [(t, w * min(c, cap)) for t, c in sorted(cnt.items())]
+
+
+def bits_per_char(model: lm.CharNgramLM, labels) -> float:
+    nats, chars = 0.0, 0
+    for t in labels:
+        ids = lm.encode(t)
+        nats += model.score_ids(ids, [lm.BOS])
+        chars += len(ids)
+    return -nats / chars / math.log(2)
+
+
+def sanity(model: lm.CharNgramLM):
+    def p(ctx, c):
+        return math.exp(model.logprob([lm.BOS] + lm.encode(ctx), charset.INDEX[c]))
+    rows = [("hello", " "), ("hel", " "), ("arg", "u"), ("arg", "n"), ("argum", "e"), ("argun", "e"),
+            ("docum", "e"), ("hello worl", "d"), ("th", "e"), ("q", "u"), ("Hello", ","), ("1", "9"),
+            ("(555) 123", "-")]
+    return [(ctx, c, p(ctx, c)) for ctx, c in rows]
+
+
+def golden(fixtures_dir: str):
+    model = lm.build_from_texts(GOLDEN_TEXTS, GOLDEN_ORDER, GOLDEN_MIN_COUNT)
+    os.makedirs(fixtures_dir, exist_ok=True)
+    model.save(os.path.join(fixtures_dir, "lm-small.bin"))
+    model = lm.CharNgramLM.load(os.path.join(fixtures_dir, "lm-small.bin"))
+    queries = []
+    for ctx_text, bos, ch in GOLDEN_QUERIES:
+        ctx = ([lm.BOS] if bos else []) + lm.encode(ctx_text)
+        c = charset.INDEX[ch]
+        lp, hit, bows = model.trace(ctx, c)
+        queries.append({"contextText": ctx_text, "context": ctx, "char": c, "charText": ch,
+                        "logProb": round(lp, 7), "foundOrder": hit, "backoffs": [round(b, 7) for b in bows]})
+    scored = [{"text": t, "preContext": pc, "logProb": round(model.score_text(t, pc), 6)}
+              for t, pc in (("hello world", ""), ("world", "hello "), ("The cat.", ""), ("dog", "x" * 30 + "the "))]
+    doc = {
+        "description": "Small character LM for the Swift reader test: built by Training/build_lm.py --golden "
+                       "from 'texts' (each preceded by BOS, with its weight), order 4, n-grams of order 3 and 4 "
+                       "with count < 2 pruned. logProb: natural log, summed in float64 from the file's float32 "
+                       "values; compare within 1e-4. foundOrder: the order of the n-gram the lookup ended on; "
+                       "backoffs: the log backoff weights it added on the way (0 where the context is absent). "
+                       "scoreText: sums over the text's characters from the context [0] + the last 20 "
+                       "characters of preContext.",
+        "file": "lm-small.bin",
+        "order": GOLDEN_ORDER,
+        "symbols": lm.NUM_SYMBOLS,
+        "minCount": GOLDEN_MIN_COUNT,
+        "texts": [{"text": t, "weight": w} for t, w in GOLDEN_TEXTS],
+        "entries": [len(t) for t in model.tables],
+        "queries": queries,
+        "scoreText": scored,
+    }
+    lines = ["{"]
+    items = list(doc.items())
+    for i, (k, v) in enumerate(items):
+        sep = "," if i < len(items) - 1 else ""
+        if isinstance(v, list) and v and isinstance(v[0], dict):
+            body = ",\n".join("  " + json.dumps(x, ensure_ascii=False) for x in v)
+            lines.append(f" {json.dumps(k)}: [\n{body}\n ]{sep}")
+        else:
+            lines.append(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}{sep}")
+    lines.append("}")
+    with open(os.path.join(fixtures_dir, "lm-golden.json"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {fixtures_dir}/lm-small.bin ({model.file_size()} bytes, entries {doc['entries']}) and lm-golden.json "
+          f"({len(queries)} queries)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "work", "lm.bin"))
+    ap.add_argument("--golden", metavar="DIR", help="write the small golden LM fixture to DIR and exit")
+    ap.add_argument("--data", default=data.DEFAULT_DATA)
+    ap.add_argument("--order", type=int, default=6)
+    ap.add_argument("--vocab", type=int, default=100_000, help="wordfreq words")
+    ap.add_argument("--freq-power", type=float, default=0.8,
+                    help="words are drawn with probability proportional to frequency**power (<1 flattens)")
+    ap.add_argument("--scale", type=float, default=1e6,
+                    help="tokens of running text the counts stand for (sets Witten-Bell's confidence)")
+    ap.add_argument("--unipen-share", type=float, default=0.15,
+                    help="weight of the UNIPEN training labels, as a fraction of the running-text characters")
+    ap.add_argument("--sample-tokens", type=int, default=2_000_000, help="sampled tokens for cross-word n-grams")
+    ap.add_argument("--max-bytes", type=int, default=7_800_000, help="file size budget (count pruning)")
+    ap.add_argument("--growth", type=float, default=1.5,
+                    help="pruning threshold factor per order above 3 (prune higher orders harder)")
+    ap.add_argument("--unigram-floor", type=float, default=1e-5, help="minimum unigram probability of any character")
+    ap.add_argument("--seed", type=int, default=1234)
+    args = ap.parse_args()
+    if args.golden:
+        golden(args.golden)
+        return
+    t0 = time.time()
+    train_labels, held_labels = unipen_labels(args.data)
+    words, freqs = english_vocab(args.vocab)
+    print(f"UNIPEN labels: {len(train_labels)} training, {len(held_labels)} held-out (validation writers); "
+          f"wordfreq words: {len(words)}", flush=True)
+    counts = build_counts(words, freqs, train_labels, args)
+    max_entries = (args.max_bytes - 16 - 4 * args.order) // lm.ENTRY.itemsize
+    th = lm.prune_thresholds(counts, max_entries, args.growth)
+    model = lm.build(counts, th, unigram_floor=args.unigram_floor)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    model.save(args.out)
+    model = lm.CharNgramLM.load(args.out)
+    size = os.path.getsize(args.out)
+    train_set = set(train_labels)
+    novel = [t for t in held_labels if t not in train_set]
+    print(f"order {model.order}; pruning: count >= {', '.join(f'{x:.3g}' for x in th[2:])} (orders 2..{model.order}; "
+          f"counts are in units of {args.scale:g} running-text tokens); "
+          f"entries per order {[len(t) for t in model.tables]} = {model.num_entries()}")
+    print(f"wrote {args.out}: {size} bytes ({size / 1e6:.2f} MB)")
+    print(f"held-out bits/char: {bits_per_char(model, held_labels):.3f} on {len(held_labels)} labels of validation "
+          f"writers; {bits_per_char(model, novel):.3f} on the {len(novel)} of them not among training labels")
+    for ctx, c, p in sanity(model):
+        print(f"  P({c!r} | {ctx!r}) = {p:.4f}")
+    for ctx in ["", "the", "hello ", "arg"]:
+        s = sum(math.exp(model.logprob([lm.BOS] + lm.encode(ctx), c)) for c in range(1, lm.NUM_SYMBOLS))
+        print(f"  sum over characters of P(c | {ctx!r}) = {s:.6f}")
+    print(f"done in {time.time() - t0:.0f} s")
+
+
+def build_counts(words, freqs, train_labels, args) -> lm.NgramCounts:
+    text = lm.RunningTextModel(words, [f ** args.freq_power for f in freqs], seed=args.seed)
+    counts = text.counts(args.order, args.scale, sample_tokens=args.sample_tokens)
+    text_chars = float(counts.get(1)[1].sum())
+    extra = lm.NgramCounts(args.order)
+    extra.add_texts(unipen_texts(train_labels, args.unipen_share, text_chars))
+    counts.merge(extra)
+    return counts
+
+
+if __name__ == "__main__":
+    main()

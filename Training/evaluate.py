@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Evaluate a model on held-out writers' words (and lines), greedy and with the language model.
+
+    python3 Training/evaluate.py --model Models/en-US --limit 2000
+
+Greedy figures come from PyTorch (the exported safetensors weights, greedy CTC). Beam-search figures,
+with and without the language model, come from the Swift engine itself: the held-out inks are
+written as JSON Lines and recognized by `inkrec recognize --batch` (built in release mode if needed).
+With --sweep, a grid of language-model weights and insertion bonuses is tried on a *tuning* slice of
+held-out writers that is disjoint from the reported slice.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+from safetensors.torch import load_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+from inkrec_training import data  # noqa: E402
+from inkrec_training.features import ink_features  # noqa: E402
+from inkrec_training.metrics import edit_distance, greedy_decode  # noqa: E402
+from inkrec_training.model import InkRecNet  # noqa: E402
+
+
+def load_model(model_dir):
+    with open(os.path.join(model_dir, "config.json")) as f:
+        cfg = json.load(f)
+    n = cfg["network"]
+    m = InkRecNet(n["inputDim"], n["hidden"], n["layers"], n["numClasses"], n["reduceAfter"], head=n.get("head", "ctc"))
+    m.load_state_dict(load_file(os.path.join(model_dir, n["weights"])))
+    m.eval()
+    return m
+
+
+def scores(hyps, refs):
+    errs = sum(edit_distance(h, r) for h, r in zip(hyps, refs))
+    chars = sum(len(r) for r in refs)
+    return {"cer": errs / max(chars, 1), "word_acc": sum(h == r for h, r in zip(hyps, refs)) / max(len(refs), 1), "n": len(refs)}
+
+
+def greedy(model, items):
+    hyps = []
+    with torch.no_grad():
+        for it in items:
+            f = ink_features([s.tolist() for s in it.strokes])
+            lp, n = model(torch.from_numpy(f)[None], torch.tensor([len(f)]))
+            hyps.append(greedy_decode(lp[0, : n[0]].numpy()))
+    return hyps
+
+
+def write_jsonl(items, path):
+    with open(path, "w") as f:
+        for it in items:
+            f.write(json.dumps({"id": it.id, "strokes": [{"points": [{"x": float(p[0]), "y": float(p[1])} for p in s]} for s in it.strokes]}) + "\n")
+
+
+def inkrec_binary():
+    path = os.path.join(ROOT, ".build", "release", "inkrec")
+    subprocess.run(["swift", "build", "-c", "release", "--product", "inkrec"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    return path
+
+
+def engine(binary, model_dir, jsonl, extra):
+    cmd = [binary, "recognize", "--model-directory", model_dir, "--batch", jsonl, "--max-results", "1"] + extra
+    t = time.time()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    elapsed = time.time() - t
+    hyps = {}
+    for line in out.splitlines():
+        d = json.loads(line)
+        c = d.get("candidates") or []
+        hyps[d["id"]] = c[0]["text"] if c else ""
+    return hyps, elapsed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
+    ap.add_argument("--limit", type=int, default=2000)
+    ap.add_argument("--lines", type=int, default=300, help="held-out text lines to evaluate too")
+    ap.add_argument("--sweep", action="store_true")
+    ap.add_argument("--json", help="write the figures here")
+    args = ap.parse_args()
+
+    words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
+    random.Random(0).shuffle(words)
+    report_words, tune_words = words[: args.limit], words[args.limit: args.limit + 600]
+    lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
+    random.Random(0).shuffle(lines)
+    lines = lines[: args.lines]
+    writers = len({it.writer for it in report_words})
+    print(f"held-out: {len(report_words)} words from {writers} writers, {len(lines)} lines", flush=True)
+
+    model = load_model(args.model)
+    os.makedirs(os.path.join(HERE, "work"), exist_ok=True)
+    binary = inkrec_binary()
+    results = {"words": {}, "lines": {}}
+    for name, items in (("words", report_words), ("lines", lines)):
+        refs = [it.label for it in items]
+        results[name]["greedy_pytorch"] = scores(greedy(model, items), refs)
+        path = os.path.join(HERE, "work", f"val-{name}.jsonl")
+        write_jsonl(items, path)
+        for mode, extra in (("beam_no_lm", ["--no-language-model"]), ("beam_lm", [])):
+            hyps, elapsed = engine(binary, args.model, path, extra)
+            results[name][mode] = scores([hyps.get(it.id, "") for it in items], refs)
+            results[name][mode]["seconds"] = round(elapsed, 1)
+        print(name, json.dumps(results[name]), flush=True)
+
+    if args.sweep:
+        path = os.path.join(HERE, "work", "tune-words.jsonl")
+        write_jsonl(tune_words, path)
+        refs = [it.label for it in tune_words]
+        for w in (0.3, 0.5, 0.7, 0.9):
+            for b in (0.0, 0.5, 1.0, 1.5, 2.0):
+                hyps, _ = engine(binary, args.model, path, ["--lm-weight", str(w), "--insertion-bonus", str(b)])
+                s = scores([hyps.get(it.id, "") for it in tune_words], refs)
+                print(f"sweep lmWeight={w} insertionBonus={b}: CER {s['cer']:.4f} word acc {s['word_acc']:.4f}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

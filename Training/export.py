@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Export a trained checkpoint as a model directory the Swift engine loads, and refresh the manifest.
+
+    python3 Training/export.py --checkpoint Training/runs/en/last.pt --lm Training/work/lm.bin \
+        --out Models/en-US --identifier en-US --alias en
+
+Writes `weights.safetensors` (float32, PyTorch parameter names), `config.json`, `lm.bin`, the golden
+file `Tests/DigitalInkTests/Fixtures/model-golden.json` (features and PyTorch log-probabilities of a
+few held-out inks, which the Swift tests compare with the engine), and `Models/manifest.json`
+(every model's files with size and SHA-256). The model card is written by evaluate.py.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+
+import torch
+from safetensors.torch import save_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from inkrec_training import charset, data  # noqa: E402
+from inkrec_training.features import ink_features, STEPS_PER_LINE_HEIGHT, FEATURE_SCHEME  # noqa: E402
+from inkrec_training.model import InkRecNet  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(HERE, ".."))
+FIXTURES = os.path.join(ROOT, "Tests", "DigitalInkTests", "Fixtures")
+
+
+def sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def write_manifest(models_dir: str, meta: dict | None = None) -> None:
+    """Rebuild `manifest.json` from the model directories (each with config.json and model.json)."""
+    entries = []
+    for name in sorted(os.listdir(models_dir)):
+        d = os.path.join(models_dir, name)
+        info_path = os.path.join(d, "model.json")
+        if not os.path.isfile(info_path):
+            continue
+        with open(info_path) as f:
+            info = json.load(f)
+        files = []
+        for fn in sorted(os.listdir(d)):
+            if fn == "model.json":
+                continue
+            p = os.path.join(d, fn)
+            files.append({"path": f"{name}/{fn}", "size": os.path.getsize(p), "sha256": sha256(p)})
+        entries.append({**info, "files": files})
+    with open(os.path.join(models_dir, "manifest.json"), "w") as f:
+        json.dump({"formatVersion": 1, "models": entries}, f, indent=1)
+        f.write("\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--checkpoint", default=os.path.join(HERE, "runs", "en", "last.pt"))
+    ap.add_argument("--lm", default=os.path.join(HERE, "work", "lm.bin"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "Models", "en-US"))
+    ap.add_argument("--identifier", default="en-US")
+    ap.add_argument("--alias", action="append", default=["en"])
+    ap.add_argument("--version", default="1.0.0")
+    ap.add_argument("--lm-weight", type=float, default=0.5)
+    ap.add_argument("--insertion-bonus", type=float, default=1.0)
+    ap.add_argument("--beam-width", type=int, default=16)
+    args = ap.parse_args()
+
+    ck = torch.load(args.checkpoint, weights_only=False)
+    cfg = dict(ck["config"])
+    cfg.setdefault("head", "ctc")
+    model = InkRecNet(cfg["inputDim"], cfg["hidden"], cfg["layers"], cfg["numClasses"], cfg["reduceAfter"], head=cfg["head"])
+    model.load_state_dict(ck["model"])
+    model.eval()
+
+    os.makedirs(args.out, exist_ok=True)
+    save_file({k: v.contiguous().float() for k, v in model.state_dict().items()}, os.path.join(args.out, "weights.safetensors"),
+              metadata={"format": "pt", "identifier": args.identifier})
+    has_lm = bool(args.lm) and os.path.exists(args.lm)
+    if has_lm:
+        shutil.copyfile(args.lm, os.path.join(args.out, "lm.bin"))
+    config = {
+        "formatVersion": 1,
+        "identifier": args.identifier,
+        "kind": "text",
+        "features": {"scheme": FEATURE_SCHEME, "stepsPerLineHeight": STEPS_PER_LINE_HEIGHT},
+        "network": {"weights": "weights.safetensors", **cfg},
+        "labels": charset.CHARACTERS,
+        "blankIndex": charset.BLANK,
+        "decoder": {"languageModel": "lm.bin" if has_lm else None, "lmWeight": args.lm_weight,
+                    "insertionBonus": args.insertion_bonus, "beamWidth": args.beam_width},
+    }
+    with open(os.path.join(args.out, "config.json"), "w") as f:
+        json.dump(config, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    with open(os.path.join(args.out, "model.json"), "w") as f:
+        json.dump({"identifier": args.identifier, "aliases": args.alias, "version": args.version, "kind": "text",
+                   "network": f"latn-bilstm{cfg['hidden']}x{cfg['layers']}", "license": "CC-BY-4.0",
+                   "description": "English (Latin script), trained on UNIPEN (CC BY 4.0)"}, f, indent=1)
+        f.write("\n")
+
+    # Golden file: three held-out words and one line.
+    words = [it for it in data.load("words", limit=4000) if data.is_validation_writer(it.writer)][:3]
+    texts = [it for it in data.load("text", limit=3000) if data.is_validation_writer(it.writer)][:1]
+    cases = []
+    for it in words + texts:
+        strokes = [s.tolist() for s in it.strokes]
+        feats = ink_features(strokes)
+        with torch.no_grad():
+            lp, _ = model(torch.from_numpy(feats)[None], torch.tensor([len(feats)]))
+        cases.append({"id": it.id, "label": it.label,
+                      "ink": {"strokes": [{"points": [{"x": p[0], "y": p[1]} for p in s]} for s in strokes]},
+                      "features": feats.astype(float).tolist(), "logProbs": lp[0].numpy().astype(float).tolist()})
+    with open(os.path.join(FIXTURES, "model-golden.json"), "w") as f:
+        json.dump({"model": args.identifier, "cases": cases}, f)
+    write_manifest(os.path.dirname(os.path.abspath(args.out)))
+    size = os.path.getsize(os.path.join(args.out, "weights.safetensors"))
+    print(f"exported {args.identifier} to {args.out}: weights {size} bytes, lm {'yes' if has_lm else 'no'}")
+
+
+if __name__ == "__main__":
+    main()

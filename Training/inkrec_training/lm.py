@@ -1,0 +1,683 @@
+"""Character n-gram language model: the decoder's prior over the recognizer's character set.
+
+Symbols are the charset indices: 1..165 are characters (``charset.INDEX``), 0 is BOS, the start of
+the text. BOS only ever appears as the first symbol of a context; it is never predicted.
+
+Model
+-----
+Interpolated Witten-Bell of order N over (possibly fractional) n-gram counts, with count pruning.
+For an n-gram ``h c`` (history h of n-1 symbols, predicted symbol c)::
+
+    P(c | h) = (c(h c) + T(h) * P(c | h')) / (C(h) + T(h))
+
+where C(h) = sum_c c(h c), T(h) = sum_c min(1, c(h c)) (the number of distinct continuations, each
+counting at most its own weight, so that fractional counts work), and h' is h without its oldest
+symbol. The unigram level interpolates with the uniform distribution over the 165 characters, so
+every character has a unigram entry and lookups always end. P(c | h') above is the *stored model's*
+lookup (below), so the stored probabilities are fully interpolated. After pruning, each kept
+context h gets the backoff weight that renormalises its distribution exactly::
+
+    bow(h) = (1 - sum_{kept c} P(c | h)) / (1 - sum_{kept c} P_lower(c | h'))
+
+where P_lower is again the stored model's lookup for the shorter context.
+
+Binary format ``lm.bin`` (little-endian; also described in ``Training/LM_FORMAT.md``)
+--------------------------------------------------------------------------------
+::
+
+    magic     8 bytes   b"INKLM1\\0\\0"
+    order N   UInt32
+    symbols S UInt32    166 (ids 0..165, 0 = BOS)
+    for n = 1..N:
+        count_n UInt32
+        count_n entries, sorted ascending by key, 16 bytes each:
+            key        UInt64   sum_i s_i * 256^(n-i)  (base-256 digits, predicted symbol lowest)
+            logProb    Float32  natural log of P(s_n | s_1..s_{n-1})
+            logBackoff Float32  natural log of bow(s_1..s_n) as a context; 0 if never a context
+
+Table 1 holds exactly the 165 characters (no entry for BOS). Table 2 holds every bigram (BOS, c)
+for c in 1..165, so the bare start-of-text context never needs a backoff weight of its own.
+An n-gram whose first symbol is BOS has a key below 256^(n-1) (its leading digit is 0); within one
+table keys are still unique.
+
+Lookup of log P(c | context), context = the last (up to) N-1 symbols::
+
+    acc = 0
+    for n = min(len(ctx), N-1) + 1 down to 1:
+        h = ctx[-(n-1):]   (empty for n = 1)
+        if key(h + c) in table n: return acc + logProb
+        acc += logBackoff of key(h) in table n-1   (0 if absent)
+    (n = 1 always hits: every character has a unigram)
+
+``score_text(text, pre_context)`` starts from the context [0] + ids(pre_context[-20:]).
+"""
+from __future__ import annotations
+
+import math
+import struct
+from typing import Iterable, Optional, Sequence
+
+import numpy as np
+
+from . import charset
+
+MAGIC = b"INKLM1\0\0"
+BOS = 0
+NUM_SYMBOLS = charset.NUM_CLASSES  # 166: BOS + 165 characters
+NUM_CHARS = NUM_SYMBOLS - 1
+ENTRY = np.dtype([("key", "<u8"), ("logProb", "<f4"), ("logBackoff", "<f4")])
+PRE_CONTEXT_CHARS = 20
+
+# str.translate table: character -> chr(id), so that text.encode("latin-1") gives the id bytes.
+_TO_ID = {ord(c): chr(i) for c, i in charset.INDEX.items()}
+
+
+def encode(text: str) -> list[int]:
+    """Charset ids of the characters of ``text``; characters outside the charset are skipped."""
+    return [charset.INDEX[c] for c in text if c in charset.INDEX]
+
+
+def ngram_key(symbols: Sequence[int]) -> int:
+    k = 0
+    for s in symbols:
+        k = (k << 8) | int(s)
+    return k
+
+
+def ids_array(text: str) -> np.ndarray:
+    """Fast encoding of a text made only of charset characters (and chr(0) for BOS) to uint8 ids."""
+    return np.frombuffer(text.translate(_TO_ID).encode("latin-1"), dtype=np.uint8)
+
+
+# --------------------------------------------------------------------------------------------
+# Counting
+# --------------------------------------------------------------------------------------------
+
+class NgramCounts:
+    """Fractional n-gram counts per order, accumulated in chunks and merged on demand."""
+
+    def __init__(self, order: int):
+        self.order = order
+        self._chunks: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {n: [] for n in range(1, order + 1)}
+
+    def add(self, n: int, keys: np.ndarray, weights: np.ndarray) -> None:
+        if len(keys) == 0:
+            return
+        keys = np.asarray(keys, dtype=np.int64)
+        weights = np.broadcast_to(np.asarray(weights, dtype=np.float64), keys.shape)
+        u, inv = np.unique(keys, return_inverse=True)
+        self._chunks[n].append((u, np.bincount(inv, weights=weights, minlength=len(u))))
+        if len(self._chunks[n]) > 16:
+            self._chunks[n] = [self.get(n)]
+
+    def get(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        ch = self._chunks[n]
+        if not ch:
+            return np.zeros(0, np.int64), np.zeros(0, np.float64)
+        if len(ch) > 1:
+            keys = np.concatenate([k for k, _ in ch])
+            w = np.concatenate([c for _, c in ch])
+            u, inv = np.unique(keys, return_inverse=True)
+            ch[:] = [(u, np.bincount(inv, weights=w, minlength=len(u)))]
+        return ch[0]
+
+    def merge(self, other: "NgramCounts", scale: float = 1.0) -> None:
+        for n in range(1, self.order + 1):
+            k, c = other.get(n)
+            self.add(n, k, c * scale)
+
+    def add_windows(self, flat: np.ndarray, seg: np.ndarray, weights: np.ndarray,
+                    ok=None, min_n: int = 1) -> None:
+        """Count every window of ``flat`` lying inside one segment (``seg`` ids, non-decreasing).
+
+        Window weight is ``weights[seg[start]]``. ``ok(n, start_idx)`` may return a boolean mask
+        to keep only some windows of length n (start_idx: their start positions in flat).
+        Windows predicting BOS (the 1-gram BOS) are never counted."""
+        flat = flat.astype(np.int64)
+        L = len(flat)
+        for n in range(min_n, self.order + 1):
+            m = L - n + 1
+            if m <= 0:
+                break
+            keys = flat[:m].copy()
+            for j in range(1, n):
+                keys = (keys << 8) | flat[j:j + m]
+            idx = np.arange(m)
+            valid = seg[:m] == seg[n - 1:n - 1 + m]
+            if n == 1:
+                valid &= flat[:m] != BOS
+            if ok is not None:
+                valid &= ok(n, idx)
+            sel = np.nonzero(valid)[0]
+            self.add(n, keys[sel], weights[seg[sel]])
+
+    def add_texts(self, texts: Iterable[tuple[str, float]], bos: bool = True) -> None:
+        """Count all n-grams of each text (preceded by BOS) with the given weight."""
+        parts, segs, ws = [], [], []
+        for i, (t, w) in enumerate(texts):
+            ids = encode(t)
+            arr = np.asarray(([BOS] if bos else []) + ids, dtype=np.int64)
+            parts.append(arr)
+            segs.append(np.full(len(arr), i, dtype=np.int64))
+            ws.append(w)
+        if not parts:
+            return
+        self.add_windows(np.concatenate(parts), np.concatenate(segs), np.asarray(ws, dtype=np.float64))
+
+    def total_types(self) -> int:
+        return sum(len(self.get(n)[0]) for n in range(1, self.order + 1))
+
+
+# --------------------------------------------------------------------------------------------
+# The model
+# --------------------------------------------------------------------------------------------
+
+class CharNgramLM:
+    def __init__(self, order: int, tables: list[np.ndarray], num_symbols: int = NUM_SYMBOLS):
+        self.order = order
+        self.num_symbols = num_symbols
+        self.tables = tables  # tables[n-1]: structured array of ENTRY, sorted by key
+        self._dicts: Optional[list[dict]] = None
+
+    # ---- file I/O ------------------------------------------------------------------------
+    def save(self, path: str) -> None:
+        with open(path, "wb") as f:
+            f.write(MAGIC)
+            f.write(struct.pack("<II", self.order, self.num_symbols))
+            for t in self.tables:
+                f.write(struct.pack("<I", len(t)))
+                f.write(np.ascontiguousarray(t, dtype=ENTRY).tobytes())
+
+    def to_bytes(self) -> bytes:
+        out = [MAGIC, struct.pack("<II", self.order, self.num_symbols)]
+        for t in self.tables:
+            out.append(struct.pack("<I", len(t)))
+            out.append(np.ascontiguousarray(t, dtype=ENTRY).tobytes())
+        return b"".join(out)
+
+    @classmethod
+    def load(cls, path: str) -> "CharNgramLM":
+        with open(path, "rb") as f:
+            data = f.read()
+        return cls.from_bytes(data)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "CharNgramLM":
+        if data[:8] != MAGIC:
+            raise ValueError("not an INKLM1 file")
+        order, symbols = struct.unpack_from("<II", data, 8)
+        pos = 16
+        tables = []
+        for _ in range(order):
+            (count,) = struct.unpack_from("<I", data, pos)
+            pos += 4
+            t = np.frombuffer(data, dtype=ENTRY, count=count, offset=pos).copy()
+            pos += count * ENTRY.itemsize
+            if count > 1 and not np.all(t["key"][1:] > t["key"][:-1]):
+                raise ValueError("keys not sorted")
+            tables.append(t)
+        if pos != len(data):
+            raise ValueError(f"{len(data) - pos} unexpected trailing bytes")
+        return cls(order, tables, symbols)
+
+    def num_entries(self) -> int:
+        return sum(len(t) for t in self.tables)
+
+    def file_size(self) -> int:
+        return 16 + sum(4 + len(t) * ENTRY.itemsize for t in self.tables)
+
+    # ---- scalar lookup (the reference the Swift reader mirrors) ----------------------------
+    def _tables_as_dicts(self) -> list[dict]:
+        if self._dicts is None:
+            self._dicts = [dict(zip(t["key"].tolist(), zip(t["logProb"].astype(np.float64).tolist(),
+                                                            t["logBackoff"].astype(np.float64).tolist())))
+                           for t in self.tables]
+        return self._dicts
+
+    def logprob(self, context_ids: Sequence[int], char_id: int) -> float:
+        """Natural-log P(char_id | context_ids) by the backoff lookup described in the docstring."""
+        d = self._tables_as_dicts()
+        ctx = list(context_ids)[-(self.order - 1):] if self.order > 1 else []
+        acc = 0.0
+        for n in range(len(ctx) + 1, 0, -1):
+            h = ctx[len(ctx) - (n - 1):] if n > 1 else []
+            e = d[n - 1].get(ngram_key(h + [char_id]))
+            if e is not None:
+                return acc + e[0]
+            if n > 1:
+                b = d[n - 2].get(ngram_key(h))
+                if b is not None:
+                    acc += b[1]
+        raise KeyError(f"symbol {char_id} has no unigram")
+
+    def trace(self, context_ids: Sequence[int], char_id: int) -> tuple[float, int, list[float]]:
+        """Like ``logprob``, also returning the order of the n-gram found and the backoff weights added."""
+        d = self._tables_as_dicts()
+        ctx = list(context_ids)[-(self.order - 1):] if self.order > 1 else []
+        acc, bows = 0.0, []
+        for n in range(len(ctx) + 1, 0, -1):
+            h = ctx[len(ctx) - (n - 1):] if n > 1 else []
+            e = d[n - 1].get(ngram_key(h + [char_id]))
+            if e is not None:
+                return acc + e[0], n, bows
+            if n > 1:
+                b = d[n - 2].get(ngram_key(h))
+                bows.append(b[1] if b is not None else 0.0)
+                acc += bows[-1]
+        raise KeyError(f"symbol {char_id} has no unigram")
+
+    def score_ids(self, ids: Sequence[int], context: Sequence[int]) -> float:
+        ctx = list(context)
+        total = 0.0
+        for c in ids:
+            total += self.logprob(ctx, c)
+            ctx.append(c)
+            if len(ctx) > 64:
+                ctx = ctx[-32:]
+        return total
+
+    def score_text(self, text: str, pre_context: str = "") -> float:
+        """Sum of natural-log probabilities of the characters of ``text`` (outside-charset ones skipped),
+        starting from the context [BOS] + ids(pre_context[-20:])."""
+        return self.score_ids(encode(text), [BOS] + encode(pre_context[-PRE_CONTEXT_CHARS:]))
+
+    # ---- vectorised lookup (used while building) --------------------------------------------
+    def logprob_keys(self, n: int, keys: np.ndarray) -> np.ndarray:
+        """log P for n-gram keys of order n (context = the n-1 higher digits), by backoff."""
+        keys = np.asarray(keys, dtype=np.int64)
+        out = np.zeros(len(keys), dtype=np.float64)
+        pending = np.arange(len(keys))
+        cur = keys.copy()
+        for m in range(n, 0, -1):
+            tk = self.tables[m - 1]["key"].astype(np.int64)
+            pos = np.minimum(np.searchsorted(tk, cur), max(len(tk) - 1, 0))
+            found = (tk[pos] == cur) if len(tk) else np.zeros(len(cur), bool)
+            out[pending[found]] += self.tables[m - 1]["logProb"][pos[found]]
+            nf = ~found
+            pending, cur = pending[nf], cur[nf]
+            if len(cur) == 0:
+                break
+            if m == 1:
+                raise KeyError("symbols without a unigram")
+            ctx = cur >> 8
+            if m >= 2:
+                ck = self.tables[m - 2]["key"].astype(np.int64)
+                p2 = np.minimum(np.searchsorted(ck, ctx), len(ck) - 1)
+                f2 = ck[p2] == ctx
+                out[pending[f2]] += self.tables[m - 2]["logBackoff"][p2[f2]]
+            cur = cur & ((1 << (8 * (m - 1))) - 1)
+        return out
+
+
+def _isin_sorted(values: np.ndarray, sorted_ref: np.ndarray) -> np.ndarray:
+    if len(sorted_ref) == 0:
+        return np.zeros(len(values), bool)
+    pos = np.minimum(np.searchsorted(sorted_ref, values), len(sorted_ref) - 1)
+    return sorted_ref[pos] == values
+
+
+def _kept_masks(counts: NgramCounts, order: int, min_count: Sequence[float]) -> list[np.ndarray]:
+    """Per order n >= 2, which counted n-grams survive pruning: count >= min_count[n] and the context is kept.
+    All (BOS, c) bigrams are always kept (they are added separately)."""
+    masks = []
+    kept_prev = np.arange(NUM_SYMBOLS, dtype=np.int64)  # unigram keys (contexts for n = 2), BOS included
+    for n in range(2, order + 1):
+        k, c = counts.get(n)
+        m = (c >= min_count[n]) & _isin_sorted(k >> 8, kept_prev)
+        if n == 2:
+            m |= (k >> 8) == BOS
+            kept_prev = np.union1d(k[m], np.arange(1, NUM_SYMBOLS, dtype=np.int64))
+        else:
+            kept_prev = k[m]
+        masks.append(m)
+    return masks
+
+
+def count_kept(counts: NgramCounts, order: int, min_count: Sequence[float]) -> int:
+    return NUM_CHARS + sum(int(m.sum()) + (NUM_CHARS if i == 0 else 0)
+                           for i, m in enumerate(_kept_masks(counts, order, min_count)))
+
+
+def build(counts: NgramCounts, min_count: Optional[Sequence[float]] = None,
+          unigram_floor: float = 0.0) -> CharNgramLM:
+    """Interpolated Witten-Bell from ``counts``, pruned to n-grams with count >= min_count[n] (n >= 2).
+
+    ``unigram_floor``: the unigram distribution is mixed with the uniform one so that every character
+    has at least this probability (Witten-Bell alone gives unseen characters T/(C+T)/165, which is
+    vanishingly small for large counts)."""
+    order = counts.order
+    if min_count is None:
+        min_count = [0.0] * (order + 1)
+    # unigrams: Witten-Bell against the uniform distribution over the 165 characters
+    k1, c1 = counts.get(1)
+    cu = np.zeros(NUM_SYMBOLS)
+    np.add.at(cu, k1, c1)
+    cu[BOS] = 0.0
+    C, T = cu[1:].sum(), np.minimum(cu[1:], 1.0).sum()
+    p1 = (cu[1:] + T / NUM_CHARS) / (C + T) if C > 0 else np.full(NUM_CHARS, 1.0 / NUM_CHARS)
+    lam = min(max(unigram_floor, 0.0) * NUM_CHARS, 1.0)
+    p1 = (1.0 - lam) * p1 + lam / NUM_CHARS
+    t1 = np.zeros(NUM_CHARS, dtype=ENTRY)
+    t1["key"] = np.arange(1, NUM_SYMBOLS)
+    t1["logProb"] = np.log(p1)
+    lm = CharNgramLM(order, [t1])
+    masks = _kept_masks(counts, order, min_count)
+    for n in range(2, order + 1):
+        k, c = counts.get(n)
+        h = k >> 8
+        uh, inv = np.unique(h, return_inverse=True)
+        Ch = np.bincount(inv, weights=c, minlength=len(uh))
+        Th = np.bincount(inv, weights=np.minimum(c, 1.0), minlength=len(uh))
+        keep = masks[n - 2]
+        kk, ck, ik = k[keep], c[keep], inv[keep]
+        Chk, Thk = Ch[ik], Th[ik]
+        if n == 2:  # complete the start-of-text distribution: every (BOS, c) bigram is stored
+            have = set(kk[(kk >> 8) == BOS].tolist())
+            extra = np.asarray([x for x in range(1, NUM_SYMBOLS) if x not in have], dtype=np.int64)
+            if len(extra):
+                bos_pos = np.searchsorted(uh, BOS)
+                has_bos = bos_pos < len(uh) and uh[bos_pos] == BOS
+                cb, tb = (Ch[bos_pos], Th[bos_pos]) if has_bos else (0.0, 0.0)
+                kk = np.concatenate([kk, extra])
+                ck = np.concatenate([ck, np.zeros(len(extra))])
+                Chk = np.concatenate([Chk, np.full(len(extra), cb)])
+                Thk = np.concatenate([Thk, np.full(len(extra), tb)])
+            o = np.argsort(kk)
+            kk, ck, Chk, Thk = kk[o], ck[o], Chk[o], Thk[o]
+        low_keys = kk & ((1 << (8 * (n - 1))) - 1)
+        plow = np.exp(lm.logprob_keys(n - 1, low_keys))
+        denom = Chk + Thk
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = np.where(denom > 0, (ck + Thk * plow) / np.where(denom > 0, denom, 1.0), plow)
+        tn = np.zeros(len(kk), dtype=ENTRY)
+        tn["key"] = kk
+        tn["logProb"] = np.minimum(np.log(p), 0.0)
+        # backoff weights of the contexts (entries of table n-1), from the float32-rounded values
+        p32 = np.exp(tn["logProb"].astype(np.float64))
+        plow32 = np.exp(lm.logprob_keys(n - 1, low_keys))
+        hk = kk >> 8
+        uc, cinv = np.unique(hk, return_inverse=True)
+        sp = np.bincount(cinv, weights=p32, minlength=len(uc))
+        sl = np.bincount(cinv, weights=plow32, minlength=len(uc))
+        num = np.maximum(1.0 - sp, 1e-12)
+        den = np.maximum(1.0 - sl, 1e-12)
+        if n == 2:
+            # the BOS context has no unigram entry; its bigrams are complete, so it needs no weight
+            nb = uc != BOS
+            uc, num, den = uc[nb], num[nb], den[nb]
+        prev = lm.tables[n - 2]
+        pk = prev["key"].astype(np.int64)
+        pos = np.searchsorted(pk, uc)
+        assert np.all(pk[np.minimum(pos, len(pk) - 1)] == uc), "context missing from the lower table"
+        prev["logBackoff"][pos] = np.log(num) - np.log(den)
+        lm.tables.append(tn)
+    lm._dicts = None
+    return lm
+
+
+def build_from_texts(texts: Iterable[tuple[str, float]], order: int,
+                     min_count: Optional[Sequence[float]] = None) -> CharNgramLM:
+    counts = NgramCounts(order)
+    counts.add_texts(texts)
+    return build(counts, min_count)
+
+
+def prune_thresholds(counts: NgramCounts, max_entries: int, growth: float = 1.0) -> list[float]:
+    """Smallest count threshold theta (for orders >= 3: theta * growth^(n-3); bigrams: theta / 4, at
+    most 1) keeping at most ``max_entries`` entries; found by bisection on log(theta)."""
+    order = counts.order
+
+    def th(theta):
+        return [0.0, 0.0, min(theta / 4.0, 1.0)] + [theta * growth ** (n - 3) for n in range(3, order + 1)]
+
+    lo, hi = -6.0, 12.0
+    if count_kept(counts, order, th(10 ** lo)) <= max_entries:
+        return th(10 ** lo)
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        if count_kept(counts, order, th(10 ** mid)) > max_entries:
+            lo = mid
+        else:
+            hi = mid
+    return th(10 ** hi)
+
+
+# --------------------------------------------------------------------------------------------
+# English running text from a word-frequency list
+# --------------------------------------------------------------------------------------------
+
+CASES = ("lower", "Capitalized", "UPPER")
+
+
+def word_variants(w: str) -> tuple[str, str, str]:
+    """(lower, Capitalized, UPPER) forms; 'i' and its contractions are always capitalised."""
+    cap = w[:1].upper() + w[1:]
+    low = cap if (w == "i" or w.startswith("i'")) else w
+    up = w.upper()
+    if not charset.covers(up):
+        up = cap if charset.covers(cap) else w
+    if not charset.covers(cap):
+        cap = w
+    return low, cap, up
+
+
+class RunningTextModel:
+    """A generative model of English running text built from word frequencies.
+
+    Texts start at BOS and hold a geometric number of tokens (mean ``mean_tokens``). A token is a
+    word drawn by frequency (``number_rate``: a number instead). Tokens are separated by a space,
+    or by punctuation followed by a space (comma, period, ...), or a hyphen. The first word, and
+    words after . ? !, are mostly Capitalized; others mostly lowercase; a few texts are ALL CAPS.
+    A text may end with . ? or !.
+
+    Counts are exact in expectation for every n-gram lying within one word and the character just
+    before and just after it (the " word " windows), computed from the full frequency list; the
+    n-grams that cross between tokens are counted on a sampled corpus of ``sample_tokens`` tokens.
+    """
+
+    SEPS = ((" ", 0.855), (", ", 0.06), (". ", 0.045), ("? ", 0.006), ("! ", 0.005), (": ", 0.004),
+            ("; ", 0.002), (" - ", 0.003), ("-", 0.012), (" & ", 0.001), ("/", 0.002), (" (", 0.0025),
+            (") ", 0.0025), (' "', 0.002), ('" ', 0.0015), ('," ', 0.0005), ('." ', 0.0005), ("... ", 0.001))
+    ENDS = (("", 0.70), (".", 0.24), ("?", 0.03), ("!", 0.02), (")", 0.004), (":", 0.004), ('"', 0.002))
+    SENTENCE_END = {". ", "? ", "! "}
+    CASE_START = (0.37, 0.58, 0.05)       # lower, Capitalized, UPPER for a text's first word
+    CASE_SENTENCE = (0.12, 0.85, 0.03)    # after . ? !
+    CASE_MID = (0.86, 0.12, 0.02)
+    CAPS_TEXT_RATE = 0.04
+
+    def __init__(self, words: Sequence[str], freqs: Sequence[float], mean_tokens: float = 4.0,
+                 number_rate: float = 0.015, seed: int = 1234):
+        self.words = list(words)
+        f = np.asarray(freqs, dtype=np.float64)
+        self.freqs = f / f.sum()
+        self.variants = [word_variants(w) for w in self.words]
+        self.mean_tokens = mean_tokens
+        self.number_rate = number_rate
+        self.seed = seed
+
+    # -- sampled corpus -----------------------------------------------------------------
+    def _number(self, rng: np.random.Generator) -> str:
+        r = rng.random()
+        def digits(k, lead=True):
+            s = "".join(str(d) for d in rng.integers(0, 10, size=k))
+            return (str(rng.integers(1, 10)) + s[1:]) if (lead and k > 1) else s
+        k = int(rng.choice([1, 2, 3, 4, 5, 6, 7], p=[0.28, 0.30, 0.15, 0.17, 0.05, 0.03, 0.02]))
+        if k == 4 and rng.random() < 0.6:
+            s = ("19" if rng.random() < 0.5 else "20") + digits(2, False)
+        else:
+            s = digits(k)
+        if r < 0.05:
+            return "$" + s
+        if r < 0.09:
+            return s + "%"
+        if r < 0.13:
+            return f"{rng.integers(1, 13)}:{digits(2, False)}"
+        if r < 0.18:
+            return digits(1) + "." + digits(int(rng.integers(1, 3)), False)
+        if r < 0.21:
+            return digits(int(rng.integers(1, 4))) + "," + digits(3, False)
+        if r < 0.24:
+            return f"{digits(3)}-{digits(4, False)}"
+        if r < 0.26:
+            return "#" + s
+        return s
+
+    def sample_corpus(self, n_tokens: int, rng: np.random.Generator):
+        """Returns (text with chr(0) as BOS, word starts, word ends, category counts dict, n_word_tokens)."""
+        seps = [s for s, _ in self.SEPS]
+        sep_p = np.asarray([p for _, p in self.SEPS]); sep_p /= sep_p.sum()
+        ends = [s for s, _ in self.ENDS]
+        end_p = np.asarray([p for _, p in self.ENDS]); end_p /= end_p.sum()
+        widx = rng.choice(len(self.words), size=n_tokens, p=self.freqs)
+        is_num = rng.random(n_tokens) < self.number_rate
+        sep_i = rng.choice(len(seps), size=n_tokens, p=sep_p)
+        end_i = rng.choice(len(ends), size=n_tokens, p=end_p)
+        u_case = rng.random(n_tokens)
+        stop = rng.random(n_tokens) < 1.0 / self.mean_tokens
+        caps_text = rng.random(n_tokens) < self.CAPS_TEXT_RATE
+        cum = {k: np.cumsum(v) for k, v in (("s", self.CASE_START), ("e", self.CASE_SENTENCE), ("m", self.CASE_MID))}
+        pieces: list[str] = []
+        starts: list[int] = []
+        ends_pos: list[int] = []
+        cats: dict[tuple[str, int, str], int] = {}
+        pos = 0
+        i = 0
+        n_words = 0
+        while i < n_tokens:
+            pieces.append("\0")
+            pos += 1
+            prev = "\0"
+            caps = bool(caps_text[i])
+            last_word = None  # (L, case) of the word awaiting its right neighbour
+            state = "s"
+            while True:
+                if is_num[i]:
+                    tok = self._number(rng)
+                else:
+                    case = 2 if caps else int(np.searchsorted(cum[state], u_case[i] * cum[state][-1], side="right"))
+                    case = min(case, 2)
+                    tok = self.variants[widx[i]][case]
+                    starts.append(pos)
+                    ends_pos.append(pos + len(tok))
+                    last_word = (prev, case)
+                    n_words += 1
+                pieces.append(tok)
+                pos += len(tok)
+                prev = tok[-1]
+                i += 1
+                if stop[i - 1] or i >= n_tokens:
+                    e = ends[end_i[i - 1]]
+                    if last_word is not None:
+                        key = last_word + (e[:1] or "END",)
+                        cats[key] = cats.get(key, 0) + 1
+                    if e:
+                        pieces.append(e)
+                        pos += len(e)
+                    break
+                s = seps[sep_i[i - 1]]
+                if last_word is not None:
+                    key = last_word + (s[0],)
+                    cats[key] = cats.get(key, 0) + 1
+                    last_word = None
+                pieces.append(s)
+                pos += len(s)
+                prev = s[-1]
+                state = "e" if s in self.SENTENCE_END else "m"
+        return "".join(pieces), np.asarray(starts), np.asarray(ends_pos), cats, n_words
+
+    # -- counting -----------------------------------------------------------------------
+    def counts(self, order: int, scale: float, sample_tokens: int = 2_000_000,
+               chunk_tokens: int = 500_000, min_rel_weight: float = 1e-11) -> NgramCounts:
+        """Expected n-gram counts of ``scale`` tokens of running text. Exactly counted word forms whose
+        expected count is below ``min_rel_weight * scale`` are left out (they would be pruned anyway)."""
+        rng = np.random.default_rng(self.seed)
+        out = NgramCounts(order)
+        cats: dict = {}
+        n_words_total = 0
+        done = 0
+        per_token = scale / sample_tokens
+        while done < sample_tokens:
+            n = min(chunk_tokens, sample_tokens - done)
+            text, st, en, cat, nw = self.sample_corpus(n, rng)
+            for k, v in cat.items():
+                cats[k] = cats.get(k, 0) + v
+            n_words_total += nw
+            done += n
+            flat = ids_array(text).astype(np.int64)
+            L = len(flat)
+            inside = np.zeros(L + 1, np.int64)
+            np.add.at(inside, st, 1)
+            np.add.at(inside, en, -1)
+            wordnum = np.cumsum(np.bincount(st, minlength=L + 1)[:L])
+            inside = np.cumsum(inside)[:L] > 0
+            seg = np.cumsum(flat == BOS)
+
+            def nonlocal_windows(nn, idx, inside=inside, wordnum=wordnum, L=L):
+                # a window is "local" (counted exactly elsewhere) if it lies within one word plus one
+                # character on each side and contains at least one character of the word
+                if nn == 1:
+                    return ~inside[idx]
+                if nn == 2:
+                    return ~(inside[idx] | inside[idx + 1])
+                a, b = idx + 1, idx + nn - 2
+                return ~(inside[a] & inside[b] & (wordnum[a] == wordnum[b]))
+
+            out.add_windows(flat, seg, np.full(seg[-1] + 1, per_token), ok=nonlocal_windows)
+        # exact part: local windows of every word, weighted by frequency and by the empirical
+        # distribution of (left char, case, right char) categories of the sampler
+        total = sum(cats.values())
+        word_mass = scale * n_words_total / sample_tokens
+        self._add_local(out, order, {k: v / total for k, v in cats.items()}, word_mass, min_rel_weight * scale)
+        return out
+
+    def _add_local(self, out: NgramCounts, order: int, pi: dict, word_mass: float, min_weight: float):
+        f = self.freqs * word_mass
+        nw = len(self.words)
+        p_case = np.zeros(3)
+        p_lc: dict[tuple[str, int], float] = {}
+        p_cr: dict[tuple[int, str], float] = {}
+        for (l, c, r), p in pi.items():
+            p_case[c] += p
+            p_lc[(l, c)] = p_lc.get((l, c), 0.0) + p
+            p_cr[(c, r)] = p_cr.get((c, r), 0.0) + p
+
+        def add_strings(strings: list[str], weights: np.ndarray, mode: str):
+            sel = np.nonzero(weights >= min_weight)[0]
+            if len(sel) == 0:
+                return
+            strs = [strings[i] for i in sel]
+            w = weights[sel]
+            lens = np.asarray([len(s) for s in strs])
+            flat = ids_array("".join(strs)).astype(np.int64)
+            seg = np.repeat(np.arange(len(strs)), lens)
+            starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+            ends = starts + lens
+            if mode == "all":
+                ok = None
+            elif mode == "left":   # windows starting at the first char, at least 2 long
+                ok = lambda n, idx: (idx == starts[seg[idx]]) & (n >= 2)
+            elif mode == "right":  # windows ending at the last char, at least 2 long
+                ok = lambda n, idx: (idx + n == ends[seg[np.minimum(idx, len(seg) - 1)]]) & (n >= 2)
+            else:                  # the whole string only
+                ok = lambda n, idx: (idx == starts[seg[idx]]) & (idx + n == ends[seg[np.minimum(idx, len(seg) - 1)]])
+            out.add_windows(flat, seg, w, ok=ok)
+
+        K = order - 1
+        for c in range(3):
+            forms = [v[c] for v in self.variants]
+            # windows inside the word
+            add_strings(forms, f * p_case[c], "all")
+            # windows touching the left neighbour character only
+            for (l, cc), p in p_lc.items():
+                if cc != c:
+                    continue
+                add_strings([l + s[:K] for s in forms], f * p, "left")
+            for (cc, r), p in p_cr.items():
+                if cc != c or r == "END":
+                    continue
+                add_strings([s[-K:] + r for s in forms], f * p, "right")
+            short = [i for i in range(nw) if len(forms[i]) + 2 <= order]
+            for (l, cc, r), p in pi.items():
+                if cc != c or r == "END":
+                    continue
+                add_strings([l + forms[i] + r for i in short], f[short] * p, "whole")
