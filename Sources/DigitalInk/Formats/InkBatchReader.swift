@@ -1,0 +1,302 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a JSON Lines file (one project-format JSON ink a line, see
+/// ``InkDocument/init(jsonData:source:)``) lazily, one ``Entry`` per non-blank line.
+///
+/// Lines are read in chunks as iteration proceeds, so memory stays proportional to the longest
+/// line, not to the file. A malformed line gives an entry holding its error (with the line number
+/// and the field path), and the lines after it are read as usual:
+///
+/// ```swift
+/// for entry in try InkBatchReader(contentsOf: url) {
+///     switch entry.result {
+///     case .success(let document): recognize(document)
+///     case .failure(let error): print("line \(entry.line): \(error)")
+///     }
+/// }
+/// ```
+///
+/// Blank lines (only spaces, tabs or a carriage return) are skipped but counted; `\r\n` line ends
+/// are accepted. A reader made from a URL or from `Data` can be iterated more than once; one made
+/// from a `FileHandle` reads the handle once, and a second iteration continues where the first
+/// stopped.
+///
+/// - Complexity: each line is parsed in O(its length); the bytes of a line are scanned for its end
+///   once, however many chunks it spans.
+public struct InkBatchReader: Sequence, Sendable {
+    /// The outcome of one non-blank line.
+    public struct Entry: Sendable, Equatable {
+        /// The 1-based line number in the input.
+        public let line: Int
+        /// The document read from the line, or why it could not be read.
+        /// ``DigitalInkError/malformedInput(source:line:field:reason:)`` errors carry the same line.
+        public let result: Result<InkDocument, DigitalInkError>
+
+        /// An entry for line `line` (1-based).
+        public init(line: Int, result: Result<InkDocument, DigitalInkError>) {
+            self.line = line
+            self.result = result
+        }
+
+        /// The document, or nil when the line could not be read.
+        public var document: InkDocument? {
+            if case .success(let document) = result { return document }
+            return nil
+        }
+
+        /// The error, or nil when the line was read.
+        public var error: DigitalInkError? {
+            if case .failure(let error) = result { return error }
+            return nil
+        }
+    }
+
+    private enum Input: Sendable {
+        case fileHandle(FileHandle)
+        case file(URL)
+        case data(Data)
+    }
+
+    private let input: Input
+    /// Names the input in errors.
+    public let source: String
+    /// How many bytes are read at a time. Default 1 MiB.
+    public var chunkSize: Int = 1 << 20
+    /// Lines longer than this many bytes are not parsed: their entry holds an error, and reading
+    /// goes on after them. Default 256 MiB.
+    public var maxLineLength: Int = 256 << 20
+
+    /// Reads lines from an open file handle (a file, a pipe, standard input). The handle is not
+    /// closed.
+    public init(fileHandle: FileHandle, source: String = "<stdin>") {
+        self.input = .fileHandle(fileHandle)
+        self.source = source
+    }
+
+    /// Reads the lines of a file; each iteration opens it anew.
+    ///
+    /// - Throws: ``DigitalInkError/malformedInput(source:line:field:reason:)`` with the reason
+    ///   "file not found" (or "is a directory") and the path as source.
+    public init(contentsOf url: URL) throws(DigitalInkError) {
+        try InkFileAccess.checkReadable(url)
+        self.input = .file(url)
+        self.source = url.path
+    }
+
+    /// Reads the lines of JSON Lines text already in memory.
+    public init(data: Data, source: String = "<input>") {
+        self.input = .data(data)
+        self.source = source
+    }
+
+    /// A reader of the process's standard input.
+    public static var standardInput: InkBatchReader {
+        InkBatchReader(fileHandle: FileHandle.standardInput, source: "<stdin>")
+    }
+
+    /// An iterator over the entries. For a URL it opens the file (a file that disappeared since
+    /// ``init(contentsOf:)`` gives one error entry); for a file handle it reads on from the
+    /// handle's current position.
+    public func makeIterator() -> Iterator {
+        switch input {
+        case .fileHandle(let handle):
+            return Iterator(chunks: ChunkSource(fd: handle.fileDescriptor, owned: false), reader: self)
+        case .data(let data):
+            return Iterator(chunks: ChunkSource(data: data), reader: self)
+        case .file(let url):
+            let fd = open(url.path, O_RDONLY)
+            if fd < 0 {
+                let reason = errno == ENOENT ? "file not found" : "cannot open file: \(String(cString: strerror(errno)))"
+                return Iterator(failure: .malformedInput(source: source, line: nil, field: nil, reason: reason), reader: self)
+            }
+            return Iterator(chunks: ChunkSource(fd: fd, owned: true), reader: self)
+        }
+    }
+
+    /// Produces the entries of the non-blank lines, in order.
+    public struct Iterator: IteratorProtocol {
+        private let chunks: ChunkSource?
+        private let source: String
+        private let chunkSize: Int
+        private let maxLineLength: Int
+        private var buffer: [UInt8] = []
+        /// Where the current (unfinished) line starts in `buffer`.
+        private var lineStart = 0
+        /// Where to resume looking for the line end in `buffer`.
+        private var scanFrom = 0
+        private var lineNumber = 0
+        private var atEndOfInput = false
+        /// True while skipping the rest of an over-long line that was already reported.
+        private var discarding = false
+        private var pendingFailure: DigitalInkError?
+        private var finished = false
+
+        fileprivate init(chunks: ChunkSource, reader: InkBatchReader) {
+            self.chunks = chunks
+            self.source = reader.source
+            self.chunkSize = Swift.max(1, reader.chunkSize)
+            self.maxLineLength = Swift.max(1, reader.maxLineLength)
+        }
+
+        fileprivate init(failure: DigitalInkError, reader: InkBatchReader) {
+            self.chunks = nil
+            self.source = reader.source
+            self.chunkSize = 1
+            self.maxLineLength = 1
+            self.pendingFailure = failure
+        }
+
+        /// The entry of the next non-blank line, or nil at the end of the input. Reads more input
+        /// only when the buffered bytes hold no complete line.
+        public mutating func next() -> Entry? {
+            if let failure = pendingFailure {
+                pendingFailure = nil
+                finished = true
+                return Entry(line: lineNumber + 1, result: .failure(failure))
+            }
+            while !finished {
+                if let newline = findNewline() {
+                    let range = lineStart..<newline
+                    lineStart = newline + 1
+                    scanFrom = lineStart
+                    if discarding {
+                        discarding = false
+                        continue
+                    }
+                    lineNumber += 1
+                    if range.count > maxLineLength { return overlongLineEntry() }
+                    if let entry = parseLine(range) { return entry }
+                    continue
+                }
+                scanFrom = buffer.count
+                if atEndOfInput {
+                    finished = true
+                    if lineStart < buffer.count, !discarding {
+                        lineNumber += 1
+                        let range = lineStart..<buffer.count
+                        lineStart = buffer.count
+                        if range.count > maxLineLength { return overlongLineEntry() }
+                        return parseLine(range)
+                    }
+                    return nil
+                }
+                if buffer.count - lineStart > maxLineLength, !discarding {
+                    lineNumber += 1
+                    discarding = true
+                    buffer.removeAll(keepingCapacity: false)
+                    lineStart = 0
+                    scanFrom = 0
+                    return overlongLineEntry()
+                }
+                if discarding {
+                    buffer.removeAll(keepingCapacity: true)
+                    lineStart = 0
+                    scanFrom = 0
+                } else if lineStart > 0 {
+                    buffer.removeSubrange(0..<lineStart)
+                    scanFrom -= lineStart
+                    lineStart = 0
+                }
+                do {
+                    if try !chunks!.append(upTo: chunkSize, to: &buffer) { atEndOfInput = true }
+                } catch {
+                    finished = true
+                    return Entry(line: lineNumber + 1, result: .failure(.malformedInput(
+                        source: source, line: lineNumber + 1, field: nil, reason: "read error: \(error.reason)")))
+                }
+            }
+            return nil
+        }
+
+        private func overlongLineEntry() -> Entry {
+            Entry(line: lineNumber, result: .failure(.malformedInput(
+                source: source, line: lineNumber, field: nil,
+                reason: "line is longer than \(maxLineLength) bytes; skipped")))
+        }
+
+        /// The index of the next `\n` at or after `scanFrom`, or nil. Uses `memchr`.
+        private func findNewline() -> Int? {
+            guard scanFrom < buffer.count else { return nil }
+            return buffer.withUnsafeBufferPointer { b -> Int? in
+                guard let base = b.baseAddress,
+                      let hit = memchr(base + scanFrom, 0x0A, b.count - scanFrom) else { return nil }
+                return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            }
+        }
+
+        /// The entry of one line, or nil when the line is blank.
+        private func parseLine(_ range: Range<Int>) -> Entry? {
+            var end = range.upperBound
+            if end > range.lowerBound, buffer[end - 1] == 0x0D { end -= 1 }
+            let isBlank = buffer[range.lowerBound..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            if isBlank { return nil }
+            let line = lineNumber
+            let source = source
+            let result = buffer.withUnsafeBufferPointer { b -> Result<InkDocument, DigitalInkError> in
+                Result { () throws(DigitalInkError) -> InkDocument in
+                    try InkJSONReader.document(bytes: UnsafeBufferPointer(rebasing: b[range.lowerBound..<end]), source: source, firstLine: line)
+                }
+            }
+            return Entry(line: line, result: result)
+        }
+    }
+
+    /// Where the bytes come from: a file descriptor read with `read(2)` (which returns what is
+    /// available, so pipes stream), or data in memory.
+    fileprivate final class ChunkSource {
+        struct ReadError: Error {
+            let reason: String
+        }
+
+        private let fd: Int32
+        private let owned: Bool
+        private let data: Data?
+        private var offset = 0
+        private var scratch: [UInt8] = []
+
+        init(fd: Int32, owned: Bool) {
+            self.fd = fd
+            self.owned = owned
+            self.data = nil
+        }
+
+        init(data: Data) {
+            self.fd = -1
+            self.owned = false
+            self.data = data
+        }
+
+        deinit {
+            if owned { close(fd) }
+        }
+
+        /// Appends up to `count` bytes to `buffer`; returns false at the end of the input.
+        func append(upTo count: Int, to buffer: inout [UInt8]) throws(ReadError) -> Bool {
+            if let data {
+                guard offset < data.count else { return false }
+                let end = Swift.min(data.count, offset + count)
+                data.withUnsafeBytes { raw in
+                    buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
+                }
+                offset = end
+                return true
+            }
+            if scratch.count != count { scratch = [UInt8](repeating: 0, count: count) }
+            while true {
+                let n = scratch.withUnsafeMutableBytes { b in read(fd, b.baseAddress!, count) }
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { throw ReadError(reason: String(cString: strerror(errno))) }
+                scratch.withUnsafeBytes { b in buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[0..<n])) }
+                return n > 0
+            }
+        }
+    }
+}
