@@ -201,13 +201,13 @@ def main():
     train_set = set(train_labels)
     novel = [t for t in held_labels if t not in train_set]
     print(f"order {model.order}; pruning: count >= {', '.join(f'{x:.3g}' for x in th[2:])} (orders 2..{model.order}; "
-          f"counts are in units of {args.scale:g} running-text tokens); "
+          f"counts scaled to {args.scale:g} running-text tokens); "
           f"entries per order {[len(t) for t in model.tables]} = {model.num_entries()}")
     print(f"wrote {args.out}: {size} bytes ({size / 1e6:.2f} MB)")
     print(f"held-out bits/char: {bits_per_char(model, held_labels):.3f} on {len(held_labels)} labels of validation "
           f"writers; {bits_per_char(model, novel):.3f} on the {len(novel)} of them not among training labels")
     for ctx, c, p in sanity(model):
-        print(f"  P({c!r} | {ctx!r}) = {p:.4f}")
+        print(f"  P({c!r} | {ctx!r}) = {p:.4g}")
     for ctx in ["", "the", "hello ", "arg"]:
         s = sum(math.exp(model.logprob([lm.BOS] + lm.encode(ctx), c)) for c in range(1, lm.NUM_SYMBOLS))
         print(f"  sum over characters of P(c | {ctx!r}) = {s:.6f}")

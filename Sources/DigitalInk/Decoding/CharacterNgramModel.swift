@@ -89,7 +89,7 @@ public struct CharacterNgramModel: LanguageModel, Sendable {
         (logProbability(symbol, state), advance(state, symbol))
     }
 
-    private func advance(_ s: State, _ symbol: Int) -> State {
+    fileprivate func advance(_ s: State, _ symbol: Int) -> State {
         let keep = order - 1
         guard keep > 0 else { return State(packed: 0, length: 0) }
         let length = min(s.length + 1, keep)
@@ -120,5 +120,14 @@ public struct CharacterNgramModel: LanguageModel, Sendable {
             if a[mid] < key { lo = mid + 1 } else { hi = mid }
         }
         return lo < a.count && a[lo] == key ? lo : nil
+    }
+}
+
+extension CharacterNgramModel {
+    /// The state after exactly `symbols` (0 included where a text starts), keeping the last N−1.
+    func state(afterSymbols symbols: [Int]) -> State {
+        var s = State(packed: 0, length: 0)
+        for sym in symbols { s = advance(s, sym) }
+        return s
     }
 }
