@@ -7,7 +7,7 @@
 /// 2. Line height `h`: `q95(y) - q05(y)` over all points (linear-interpolation quantiles), floored by
 ///    `0.25 * (q95(x) - q05(x))`; with a writing area of height `H`, clamped to `[0.3 H, 0.8 H]`;
 ///    `1` if not positive.
-/// 3. Every stroke is resampled at equal arc-length spacing `s = h / 8`: consecutive duplicate points
+/// 3. Every stroke is resampled at equal arc-length spacing `s = h / 4`: consecutive duplicate points
 ///    removed, `n = max(1, round(L / s))` segments (round half to even), `n + 1` points, both ends kept.
 /// 4. Four features per resampled point: `[dx, dy, penUp, yRel]` — inside a stroke the step from the
 ///    previous point divided by `s`; at the start of a later stroke the jump from the previous stroke's
@@ -20,7 +20,7 @@ public struct FeatureExtractor: Sendable, Hashable {
     public static let scheme = "resampled-v1"
     public static let featureDimension = 4
 
-    public var stepsPerLineHeight: Double = 8
+    public var stepsPerLineHeight: Double = 4
     public var jumpClip: Double = 5
     public var yRelClip: Double = 2
     public var writingAreaMin: Double = 0.3

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```json
 /// {"formatVersion": 1, "identifier": "en-US", "kind": "text",
-///  "features": {"scheme": "resampled-v1", "stepsPerLineHeight": 8},
+///  "features": {"scheme": "resampled-v1", "stepsPerLineHeight": 4},
 ///  "network": {"weights": "weights.safetensors", "inputDim": 4, "hidden": 96, "layers": 3,
 ///              "numClasses": 166, "reduceAfter": 1, "head": "ctc"},
 ///  "labels": [" ", "!", ...], "blankIndex": 0,
