@@ -1,0 +1,23 @@
+import Foundation
+
+extension Notification.Name {
+    /// Posted by ``ModelManager`` when a model download finishes and the model is installed, as
+    /// ML Kit posts `.mlkitModelDownloadDidSucceed`. The `object` is the manager; `userInfo`
+    /// holds the ``DigitalInkRecognitionModel`` under ``ModelDownloadUserInfoKey/model``.
+    public static let digitalInkModelDownloadDidSucceed = Notification.Name("DigitalInkModelDownloadDidSucceed")
+
+    /// Posted by ``ModelManager`` when a model download fails or is cancelled, as ML Kit posts
+    /// `.mlkitModelDownloadDidFail`. The `object` is the manager; `userInfo` holds the
+    /// ``DigitalInkRecognitionModel`` under ``ModelDownloadUserInfoKey/model`` and the
+    /// ``DigitalInkError`` under ``ModelDownloadUserInfoKey/error``.
+    public static let digitalInkModelDownloadDidFail = Notification.Name("DigitalInkModelDownloadDidFail")
+}
+
+/// Keys of the `userInfo` of ``Foundation/Notification/Name/digitalInkModelDownloadDidSucceed`` and
+/// ``Foundation/Notification/Name/digitalInkModelDownloadDidFail``. Use the `rawValue` as the key.
+public enum ModelDownloadUserInfoKey: String, Sendable {
+    /// The ``DigitalInkRecognitionModel`` that was downloaded.
+    case model
+    /// The ``DigitalInkError`` the download failed with.
+    case error
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import DigitalInk
+
+@Suite("ModelManager identifiers")
+struct ModelManagerIdentifierTests {
+    typealias Identifier = DigitalInkRecognitionModelIdentifier
+
+    @Test func parsesAndCanonicalizesSubtags() throws {
+        let id = try Identifier(languageTag: "ZH_hant_tw")
+        #expect(id.languageTag == "zh-Hant-TW")
+        #expect(id.languageSubtag == "zh")
+        #expect(id.scriptSubtag == "Hant")
+        #expect(id.regionSubtag == "TW")
+        #expect(id.privateUseSubtag == nil)
+        #expect(id.isTextModel)
+
+        let es = try Identifier(languageTag: "es-419")
+        #expect(es.regionSubtag == "419")
+        #expect(es.scriptSubtag == nil)
+
+        let shapes = try Identifier(languageTag: "zxx-zsym-x-Shapes")
+        #expect(shapes == .shapes)
+        #expect(shapes.languageTag == "zxx-Zsym-x-shapes")
+        #expect(shapes.scriptSubtag == "Zsym")
+        #expect(shapes.privateUseSubtag == "shapes")
+        #expect(!shapes.isTextModel)
+        #expect(Identifier.emoji.languageTag == "zxx-Zsym-x-emoji")
+        #expect(Identifier.autodraw.languageTag == "zxx-Zsym-x-autodraw")
+
+        #expect(try Identifier(languageTag: "de-CH-1901").languageTag == "de-CH-1901")
+        #expect(try Identifier(languageTag: "en-US-u-ca-gregory").regionSubtag == "US")
+    }
+
+    @Test(arguments: ["", "e", "english-is-not-a-tag!", "en--US", "en-US-", "1234", "en-x", "en-a", "zxx-Zsym-x-waytoolongsubtag"])
+    func rejectsMalformedTags(_ tag: String) {
+        #expect {
+            _ = try Identifier(languageTag: tag)
+        } throws: { error in
+            guard case .malformedInput = error as? DigitalInkError else { return false }
+            return true
+        }
+    }
+
+    @Test func encodesAsASingleString() throws {
+        let id = try Identifier(languageTag: "en-us")
+        let data = try JSONEncoder().encode([id])
+        #expect(String(decoding: data, as: UTF8.self) == #"["en-US"]"#)
+        #expect(try JSONDecoder().decode([Identifier].self, from: data) == [id])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([Identifier].self, from: Data(#"["not a tag"]"#.utf8)) }
+    }
+
+    /// en-US (alias en), en-IN, fr-FR, sr-Cyrl (alias sr), sr-Latn, zh-Hans-CN, zh-Hant-TW, he, shapes.
+    static let manifest: ModelManifest = {
+        let sha = String(repeating: "0", count: 64)
+        func model(_ tag: String, _ aliases: [String] = []) -> ModelManifest.Model {
+            ModelManifest.Model(
+                identifier: try! Identifier(languageTag: tag),
+                aliases: aliases.map { try! Identifier(languageTag: $0) }, version: "1", license: "MIT",
+                files: [ModelManifest.File(path: "\(tag)/config.json", size: 1, sha256: sha)])
+        }
+        return ModelManifest(models: [
+            model("en-US", ["en"]), model("en-IN"), model("fr-FR"), model("sr-Cyrl", ["sr"]), model("sr-Latn"),
+            model("zh-Hans-CN"), model("zh-Hant-TW"), model("he"), model("zxx-Zsym-x-shapes"),
+        ])
+    }()
+
+    @Test(arguments: [
+        ("en-US", "en-US"), ("en", "en-US"), ("EN_us", "en-US"), ("en-GB", "en-US"), ("en-IN", "en-IN"),
+        ("en-Latn-IN", "en-IN"), ("fr", "fr-FR"), ("fr-CA", "fr-FR"), ("sr", "sr-Cyrl"), ("sr-Latn-RS", "sr-Latn"),
+        ("zh-TW", "zh-Hant-TW"), ("zh-Hant", "zh-Hant-TW"), ("zh-Hans", "zh-Hans-CN"), ("iw-IL", "he"),
+        ("zxx-Zsym-x-shapes", "zxx-Zsym-x-shapes"),
+    ])
+    func findsTheBestModel(_ tag: String, _ expected: String) throws {
+        let found = try Identifier.from(languageTag: tag, in: Self.manifest)
+        #expect(found?.languageTag == expected)
+    }
+
+    @Test(arguments: ["de", "de-DE", "zxx-Zsym-x-emoji", "zxx", "sr-Arab", "zh-Latn"])
+    func unknownLanguagesGiveNil(_ tag: String) throws {
+        #expect(try Identifier.from(languageTag: tag, in: Self.manifest) == nil)
+    }
+
+    @Test func malformedTagsThrowWhenMatching() {
+        #expect(throws: DigitalInkError.self) { try Identifier.from(languageTag: "en--", in: Self.manifest) }
+    }
+
+    @Test func embeddedRepositoryIsThePackagesModelsDirectory() {
+        guard ProcessInfo.processInfo.environment[ModelRepository.environmentVariable] == nil else { return }
+        let directory = ModelRepository.embedded.baseURL
+        #expect(directory.lastPathComponent == "Models")
+        let packageManifest = directory.deletingLastPathComponent().appendingPathComponent("Package.swift")
+        #expect(FileManager.default.fileExists(atPath: packageManifest.path))
+        #expect(ModelRepository.embedded.isLocal)
+        #expect(!ModelRepository.remote(URL(string: "https://example.invalid/models")!).isLocal)
+        #expect(ModelRepository.remote(URL(string: "https://example.invalid/models")!).url(forPath: "en-US/lm.bin").absoluteString
+            == "https://example.invalid/models/en-US/lm.bin")
+    }
+
+    @Test func modelWrapsItsIdentifier() throws {
+        let model = DigitalInkRecognitionModel(modelIdentifier: try Identifier(languageTag: "en-US"))
+        #expect(model.modelIdentifier.languageTag == "en-US")
+        #expect(model == DigitalInkRecognitionModel(modelIdentifier: try Identifier(languageTag: "en-us")))
+        #expect(model.description == "en-US")
+    }
+}
