@@ -19,11 +19,12 @@ struct ModelOptions: ParsableArguments {
             guard let url = URL(string: r), url.scheme != nil else { throw ValidationError("not a URL: \(r)") }
             repo = url.isFileURL ? .directory(url) : .remote(url)
         }
-        return ModelManager(repository: repo, storageDirectory: storage.map { URL(fileURLWithPath: $0) })
+        return ModelManager(repository: repo, storageDirectory: storage.map { URL(fileURLWithPath: $0) } ?? ModelManager.defaultStorageDirectory)
     }
 
-    func model() throws -> DigitalInkRecognitionModel {
-        guard let id = DigitalInkRecognitionModelIdentifier.from(languageTag: language) else {
+    /// The model for `--language`, matched against the repository's manifest.
+    func model(in manifest: ModelManifest) throws -> DigitalInkRecognitionModel {
+        guard let id = try DigitalInkRecognitionModelIdentifier.from(languageTag: language, in: manifest) else {
             throw ValidationError("unknown language \"\(language)\"; `inkrec models list` shows the models")
         }
         return DigitalInkRecognitionModel(modelIdentifier: id)

@@ -91,10 +91,10 @@ struct Recognize: AsyncParsableCommand {
             options = DigitalInkRecognizerOptions(modelDirectory: URL(fileURLWithPath: dir))
         } else {
             let manager = try model.manager()
-            let m = try model.model()
-            if !(await manager.isModelDownloaded(m)) {
+            let m = try model.model(in: try await manager.fetchManifest())
+            if !manager.isModelDownloaded(m) {
                 printError("Installing model \(m.modelIdentifier.languageTag) from \(manager.repository)…")
-                for try await _ in manager.download(m) {}
+                _ = try await manager.download(m).wait()
             }
             options = DigitalInkRecognizerOptions(model: m, modelManager: manager)
         }
@@ -130,7 +130,7 @@ struct Recognize: AsyncParsableCommand {
         let reader: InkBatchReader
         do {
             reader = path == "-" ? InkBatchReader(fileHandle: .standardInput, source: "<stdin>")
-                                 : try InkBatchReader(url: URL(fileURLWithPath: path))
+                                 : try InkBatchReader(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw fail(error)
         }

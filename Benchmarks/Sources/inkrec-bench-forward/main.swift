@@ -1,0 +1,96 @@
+// inkrec-bench-forward: times the engine's network forward (RecognitionNetwork.logProbabilities) per
+// ink and prints the times as JSON; Benchmarks/side_by_side.py runs it on the very inks it gives to
+// ONNX Runtime and PyTorch.
+//
+//     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] INK_FILE...
+//
+// INK_FILE: .json / .inkml (one ink) or .jsonl (one ink a line). Features are computed with the
+// model's own settings (config.json); only the forward is timed. --dump writes, per ink in order, the
+// features (frames x inputDim) and then the log-probabilities (outFrames x classes) as little-endian
+// float32, so that the caller can check that all runtimes compute the same thing.
+import BenchmarkSupport
+import DigitalInk
+import Foundation
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("inkrec-bench-forward: \(message)\n".utf8))
+    exit(2)
+}
+
+var modelDir = BenchPaths.modelDirectory
+var repeats = 20
+var warmup = 3
+var dumpPath: String?
+var files: [URL] = []
+var args = CommandLine.arguments.dropFirst()
+while let a = args.popFirst() {
+    switch a {
+    case "--model": modelDir = URL(fileURLWithPath: args.popFirst() ?? fail("--model needs a value"), isDirectory: true)
+    case "--repeats": repeats = Int(args.popFirst() ?? "") ?? fail("--repeats needs a number")
+    case "--warmup": warmup = Int(args.popFirst() ?? "") ?? fail("--warmup needs a number")
+    case "--dump": dumpPath = args.popFirst() ?? fail("--dump needs a path")
+    case "-h", "--help":
+        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] INK_FILE...")
+        exit(0)
+    default: files.append(URL(fileURLWithPath: a))
+    }
+}
+if files.isEmpty { fail("no ink files given") }
+repeats = max(1, repeats)
+
+let config: ModelConfiguration
+let network: RecognitionNetwork
+do {
+    config = try ModelConfiguration.load(from: modelDir.appendingPathComponent("config.json"))
+    network = try RecognitionNetwork(configuration: config.network,
+                                     weightsURL: modelDir.appendingPathComponent(config.network.weights))
+} catch {
+    fail("cannot load the model in \(modelDir.path): \(error)")
+}
+var extractor = FeatureExtractor()
+extractor.stepsPerLineHeight = config.features.stepsPerLineHeight
+
+var dump = Data()
+var records: [[String: Any]] = []
+let clock = ContinuousClock()
+for file in files {
+    let inks: [BenchInk]
+    do { inks = try InkFiles.read(file) } catch { fail("cannot read \(file.path): \(error)") }
+    for (index, item) in inks.enumerated() {
+        let features = extractor.features(for: item.ink, writingArea: item.context.writingArea)
+        var out = network.logProbabilities(features)
+        for _ in 0..<warmup { out = network.logProbabilities(features) }
+        var times: [Double] = []
+        times.reserveCapacity(repeats)
+        for _ in 0..<repeats {
+            let start = clock.now
+            out = network.logProbabilities(features)
+            let d = clock.now - start
+            times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12)
+        }
+        if dumpPath != nil {
+            for v in features.values + out.values { withUnsafeBytes(of: v.bitPattern.littleEndian) { dump.append(contentsOf: $0) } }
+        }
+        records.append([
+            "file": file.path, "index": index, "id": item.id, "label": item.label,
+            "frames": features.rows, "outFrames": out.rows, "classes": out.columns,
+            "median_us": percentile(times, 50), "p90_us": percentile(times, 90), "min_us": times.min() ?? 0,
+            "times_us": times,
+        ])
+    }
+}
+if let dumpPath {
+    do { try dump.write(to: URL(fileURLWithPath: dumpPath)) } catch { fail("cannot write \(dumpPath): \(error)") }
+}
+let report: [String: Any] = [
+    "engine": "DigitalInk RecognitionNetwork",
+    "blas": BLASInfo.description,
+    "blasThreadsVariable": ProcessInfo.processInfo.environment["DIGITALINK_BLAS_THREADS"] ?? "unset (engine default 1)",
+    "model": modelDir.path,
+    "stepsPerLineHeight": config.features.stepsPerLineHeight,
+    "repeats": repeats, "warmup": warmup,
+    "inks": records,
+]
+let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+FileHandle.standardOutput.write(json)
+FileHandle.standardOutput.write(Data("\n".utf8))

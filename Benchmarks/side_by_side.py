@@ -1,0 +1,423 @@
+#!/usr/bin/env python3
+"""The engine's network forward side by side with ONNX Runtime and PyTorch, and the matrix-multiply floor.
+
+    python3 Benchmarks/side_by_side.py                  # Samples/ + the UNIPEN sets of prepare_inks.py
+    python3 Benchmarks/side_by_side.py --json out.json  # also write the figures as JSON
+
+One run measures all three, single-threaded, on the very same inks and the very same weights:
+
+- DigitalInk: ``Benchmarks/.build/release/inkrec-bench-forward`` (built here if missing) times
+  ``RecognitionNetwork.logProbabilities`` per ink and dumps its features and log-probabilities;
+- PyTorch: ``InkRecNet`` (Training/inkrec_training/model.py) loaded from Models/en-US/weights.safetensors,
+  run for one sequence (batch 1, the LSTM modules called on the unpacked tensor: the same as the
+  packed path for batch 1);
+- ONNX Runtime: that module exported to ONNX (opset 17, ONNX ``LSTM`` ops, dynamic time axis),
+  CPU execution provider, one intra-op and one inter-op thread.
+
+Features come from ``ink_features`` (Training/inkrec_training/features.py) with the model's
+``stepsPerLineHeight``; the script checks that they and the log-probabilities match the engine's.
+Each ink is run ``--warmup`` times, then timed ``--repeats`` times; the figure per ink is the median.
+The three runtimes take turns, ``--rounds`` times, and the best median of the rounds counts (this
+damps disturbances by other processes).
+
+The floor: the network's floating-point operations per ink (multiply-adds count 2: input projections,
+recurrent matrix-vector products, head), divided by the single-threaded sgemm rate measured here at
+the network's own matrix sizes (numpy's OpenBLAS, and the system OpenBLAS that the engine links).
+"""
+from __future__ import annotations
+
+import os
+
+for _v in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "DIGITALINK_BLAS_THREADS"):
+    os.environ[_v] = "1"  # before numpy / torch / onnxruntime load their thread pools
+
+import argparse  # noqa: E402
+import ctypes  # noqa: E402
+import ctypes.util  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "Training"))
+
+import torch  # noqa: E402
+import onnxruntime as ort  # noqa: E402
+
+from inkrec_training import features as F  # noqa: E402
+from inkrec_training.model import InkRecNet  # noqa: E402
+
+SETS = [
+    ("word-sample", os.path.join(ROOT, "Samples", "argument.json")),
+    ("line-sample", os.path.join(ROOT, "Samples", "line.json")),
+    ("word8-unipen", os.path.join(HERE, ".build", "inks", "word8.jsonl")),
+    ("line40-unipen", os.path.join(HERE, ".build", "inks", "line40.jsonl")),
+]
+
+
+# ----------------------------------------------------------------------------------------------
+# Inks, model, export
+
+
+def read_inks(path: str) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        docs = [json.loads(l) for l in f if l.strip()] if path.endswith(".jsonl") else [json.load(f)]
+    out = []
+    for d in docs:
+        strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in d["strokes"]]
+        out.append({"id": d.get("id", ""), "label": d.get("label", ""), "strokes": strokes,
+                    "writingAreaHeight": (d.get("writingArea") or {}).get("height")})
+    return out
+
+
+def read_safetensors(path: str) -> dict[str, torch.Tensor]:
+    with open(path, "rb") as f:
+        raw = f.read()
+    n = int.from_bytes(raw[:8], "little")
+    header = json.loads(raw[8:8 + n])
+    base = 8 + n
+    dtypes = {"F32": np.float32, "F16": np.float16}
+    out = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        a, b = info["data_offsets"]
+        arr = np.frombuffer(raw[base + a:base + b], dtype=dtypes[info["dtype"]]).reshape(info["shape"])
+        out[name] = torch.from_numpy(arr.astype(np.float32))
+    return out
+
+
+class SingleSequence(torch.nn.Module):
+    """InkRecNet for one sequence (1, T, inputDim): the LSTMs on the unpacked tensor, the 2x time
+    reduction written with slices only (pad one zero row, rows 2k and 2k+1 side by side), so that it
+    exports with a dynamic time axis and equals the engine's reduction for odd and even T."""
+
+    def __init__(self, net: InkRecNet):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for l, lstm in enumerate(self.net.lstms):
+            x, _ = lstm(x)
+            if self.net.reduce_after == l + 1:
+                z = torch.cat([x, torch.zeros_like(x[:, :1])], dim=1)
+                x = torch.cat([z[:, :-1:2], z[:, 1::2]], dim=2)
+        if self.net.head_kind == "classifier":
+            return torch.log_softmax(self.net.head(x.mean(dim=1)), dim=-1)
+        return torch.log_softmax(self.net.head(x), dim=-1)
+
+
+def load_model(model_dir: str):
+    cfg = json.load(open(os.path.join(model_dir, "config.json"), encoding="utf-8"))
+    n = cfg["network"]
+    net = InkRecNet(n["inputDim"], n["hidden"], n["layers"], n["numClasses"], n["reduceAfter"], n.get("head") or "ctc")
+    net.load_state_dict(read_safetensors(os.path.join(model_dir, n["weights"])))
+    return cfg, SingleSequence(net.eval()).eval()
+
+
+def export_onnx(module: torch.nn.Module, input_dim: int, path: str) -> list[str]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(module, (torch.zeros(1, 9, input_dim),), path, input_names=["features"],
+                          output_names=["log_probs"], opset_version=17, dynamo=False,
+                          dynamic_axes={"features": {1: "frames"}, "log_probs": {1: "out_frames"}})
+    import onnx
+    return sorted({node.op_type for node in onnx.load(path).graph.node})
+
+
+# ----------------------------------------------------------------------------------------------
+# Timing
+
+
+def time_calls(fn, warmup: int, repeats: int) -> list[float]:
+    for _ in range(warmup):
+        fn()
+    out = []
+    for _ in range(repeats):
+        t0 = time.perf_counter_ns()
+        fn()
+        out.append((time.perf_counter_ns() - t0) / 1000.0)
+    return out
+
+
+def run_engine(exe: str, model_dir: str, files: list[str], warmup: int, repeats: int, dump: str | None) -> dict:
+    cmd = [exe, "--model", model_dir, "--warmup", str(warmup), "--repeats", str(repeats)]
+    if dump:
+        cmd += ["--dump", dump]
+    r = subprocess.run(cmd + files, check=True, capture_output=True, text=True)
+    return json.loads(r.stdout)
+
+
+def build_engine() -> str:
+    exe = os.path.join(HERE, ".build", "release", "inkrec-bench-forward")
+    if not os.path.exists(exe):
+        print("building inkrec-bench-forward (release) ...", file=sys.stderr)
+        subprocess.run(["nice", "-n", "10", "swift", "build", "-c", "release", "--product", "inkrec-bench-forward"],
+                       cwd=HERE, check=True)
+    return exe
+
+
+# ----------------------------------------------------------------------------------------------
+# The floor
+
+
+def network_flops(n: dict, frames: int) -> dict:
+    """Floating-point operations of one forward (a multiply-add counts 2). Element-wise gate math,
+    log-softmax and the reduction copy are left out (they are not matrix products)."""
+    H, G, C = n["hidden"], 4 * n["hidden"], n["numClasses"]
+    T, d = frames, n["inputDim"]
+    proj = rec = 0
+    for l in range(n["layers"]):
+        proj += 2 * (2 * T * d * G)             # two directions: X W_ih^T for all steps
+        rec += 2 * (2 * max(T - 1, 0) * H * G)  # two directions: W_hh h per step after the first
+        d = 2 * H
+        if n["reduceAfter"] == l + 1:
+            T, d = (T + 1) // 2, 4 * H
+    head = 2 * T * d * C
+    return {"projection": proj, "recurrent": rec, "head": head, "total": proj + rec + head}
+
+
+def sgemm_rate_numpy(m: int, k: int, n: int, seconds: float = 0.3) -> float:
+    a = np.random.default_rng(0).standard_normal((m, k), dtype=np.float32)
+    b = np.random.default_rng(1).standard_normal((k, n), dtype=np.float32)
+    c = a @ b
+    reps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        np.matmul(a, b, out=c)
+        reps += 1
+    return 2.0 * m * k * n * reps / (time.perf_counter() - t0)
+
+
+def system_openblas():
+    for name in ("libopenblas.so.0", ctypes.util.find_library("openblas") or ""):
+        try:
+            lib = ctypes.CDLL(name)
+            lib.cblas_sgemm
+            return lib
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+def sgemm_rate_system(lib, m: int, k: int, n: int, seconds: float = 0.3) -> float:
+    """cblas_sgemm of the system OpenBLAS (the library the engine links), C = A B^T as the engine calls it."""
+    try:
+        lib.openblas_set_num_threads(1)
+    except AttributeError:
+        pass
+    a = np.random.default_rng(0).standard_normal((m, k), dtype=np.float32)
+    b = np.random.default_rng(1).standard_normal((n, k), dtype=np.float32)
+    c = np.zeros((m, n), dtype=np.float32)
+    P = ctypes.c_void_p
+    f = lib.cblas_sgemm
+    f.argtypes = [ctypes.c_int] * 6 + [ctypes.c_float, P, ctypes.c_int, P, ctypes.c_int, ctypes.c_float, P, ctypes.c_int]
+    args = (101, 111, 112, m, n, k, 1.0, a.ctypes.data, k, b.ctypes.data, k, 0.0, c.ctypes.data, n)
+    f(*args)
+    reps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        f(*args)
+        reps += 1
+    return 2.0 * m * k * n * reps / (time.perf_counter() - t0)
+
+
+# ----------------------------------------------------------------------------------------------
+
+
+def cpu_model() -> str:
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if line.startswith("Model name:"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
+    ap.add_argument("--engine", help="path of inkrec-bench-forward (default: build it in Benchmarks/.build/release)")
+    ap.add_argument("--repeats", type=int, default=15)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--json", help="write the figures here as JSON")
+    a = ap.parse_args()
+
+    torch.set_num_threads(1)
+    try:
+        torch.set_num_interop_threads(1)
+    except RuntimeError:
+        pass
+    exe = a.engine or build_engine()
+    cfg, module = load_model(a.model)
+    n = cfg["network"]
+    F.STEPS_PER_LINE_HEIGHT = float(cfg["features"]["stepsPerLineHeight"])  # the model's own setting
+
+    sets = [(name, path) for name, path in SETS if os.path.exists(path)]
+    missing = [path for name, path in SETS if not os.path.exists(path)]
+    if missing:
+        print(f"note: missing {missing} (python3 Benchmarks/prepare_inks.py)", file=sys.stderr)
+    inks = []  # (set, ink, features)
+    for name, path in sets:
+        for ink in read_inks(path):
+            inks.append((name, ink, F.ink_features(ink["strokes"], ink["writingAreaHeight"])))
+    files = [path for _, path in sets]
+
+    tmp = tempfile.mkdtemp(prefix="inkrec-side-")
+    onnx_path = os.path.join(tmp, "inkrec.onnx")
+    ops = export_onnx(module, n["inputDim"], onnx_path)
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    sess = ort.InferenceSession(onnx_path, so, providers=["CPUExecutionProvider"])
+
+    # Correctness: engine features and log-probabilities against Python / PyTorch / ONNX Runtime.
+    dump = os.path.join(tmp, "engine.f32")
+    eng = run_engine(exe, a.model, files, 0, 1, dump)
+    raw = np.fromfile(dump, dtype="<f4")
+    pos = 0
+    max_feat = max_lp_torch = max_lp_ort = 0.0
+    for (name, ink, feats), rec in zip(inks, eng["inks"], strict=True):
+        T, To, C = rec["frames"], rec["outFrames"], rec["classes"]
+        if T != len(feats):
+            print(f"error: {ink['id']}: engine has {T} frames, features.py {len(feats)}", file=sys.stderr)
+            return 1
+        ef = raw[pos:pos + T * n["inputDim"]].reshape(T, n["inputDim"]); pos += T * n["inputDim"]
+        el = raw[pos:pos + To * C].reshape(To, C); pos += To * C
+        x = torch.from_numpy(feats)[None]
+        with torch.inference_mode():
+            tl = module(x)[0].numpy()
+        ol = sess.run(None, {"features": feats[None]})[0][0]
+        max_feat = max(max_feat, float(np.abs(ef - feats).max()))
+        max_lp_torch = max(max_lp_torch, float(np.abs(el - tl).max()))
+        max_lp_ort = max(max_lp_ort, float(np.abs(ol - tl).max()))
+
+    # Timing: the runtimes take turns, the best median of the rounds counts.
+    best = {"engine": [float("inf")] * len(inks), "onnxruntime": [float("inf")] * len(inks),
+            "pytorch": [float("inf")] * len(inks)}
+    for _ in range(a.rounds):
+        eng = run_engine(exe, a.model, files, a.warmup, a.repeats, None)
+        for i, rec in enumerate(eng["inks"]):
+            best["engine"][i] = min(best["engine"][i], rec["median_us"])
+        for i, (_, _, feats) in enumerate(inks):
+            x = feats[None]
+            t = time_calls(lambda: sess.run(None, {"features": x}), a.warmup, a.repeats)
+            best["onnxruntime"][i] = min(best["onnxruntime"][i], statistics.median(t))
+        with torch.inference_mode():
+            for i, (_, _, feats) in enumerate(inks):
+                x = torch.from_numpy(feats)[None]
+                t = time_calls(lambda: module(x), a.warmup, a.repeats)
+                best["pytorch"][i] = min(best["pytorch"][i], statistics.median(t))
+
+    # The floor.
+    T_typ = int(np.median([len(f) for _, _, f in inks]))
+    shapes = {  # (M, K, N) of the network's matrix products at the median ink length
+        "layer 1 projection": (T_typ, n["inputDim"], 4 * n["hidden"]),
+        "layer 2 projection": ((T_typ + 1) // 2, 4 * n["hidden"], 4 * n["hidden"]),
+        "layer 3 projection": ((T_typ + 1) // 2, 2 * n["hidden"], 4 * n["hidden"]),
+        "head": ((T_typ + 1) // 2, 2 * n["hidden"], n["numClasses"]),
+        "1024^3 (peak)": (1024, 1024, 1024),
+    }
+    rates_np = {k: sgemm_rate_numpy(*s) for k, s in shapes.items()}
+    lib = system_openblas()
+    rates_sys = {k: sgemm_rate_system(lib, *s) for k, s in shapes.items()} if lib else {}
+    # The floor rate: the best rate either library reaches at the network's own sizes.
+    relevant = [v for k, v in list(rates_np.items()) + list(rates_sys.items()) if "peak" not in k]
+    floor_rate = max(relevant)
+
+    # Report.
+    rows = []
+    for i, (name, ink, feats) in enumerate(inks):
+        fl = network_flops(n, len(feats))
+        rows.append({"set": name, "id": ink["id"], "label": ink["label"], "frames": len(feats),
+                     "flops": fl["total"], "recurrentFlops": fl["recurrent"],
+                     "engine_us": best["engine"][i], "onnxruntime_us": best["onnxruntime"][i],
+                     "pytorch_us": best["pytorch"][i], "floor_us": fl["total"] / floor_rate * 1e6})
+    per_set = []
+    for name, _ in sets:
+        rs = [r for r in rows if r["set"] == name]
+        med = lambda k: statistics.median(r[k] for r in rs)  # noqa: E731
+        tot = lambda k: sum(r[k] for r in rs)  # noqa: E731
+        per_set.append({
+            "set": name, "inks": len(rs), "medianFrames": med("frames"),
+            "engine_us": med("engine_us"), "onnxruntime_us": med("onnxruntime_us"), "pytorch_us": med("pytorch_us"),
+            "floor_us": med("floor_us"), "mflops": med("flops") / 1e6,
+            # Ratios of totals over the set (= time-weighted), > 1: the engine is faster.
+            "ort_over_engine": tot("onnxruntime_us") / tot("engine_us"),
+            "torch_over_engine": tot("pytorch_us") / tot("engine_us"),
+            "engine_over_floor": tot("engine_us") / tot("floor_us"),
+            "engine_gflops": tot("flops") / tot("engine_us") / 1e3,
+        })
+    overall = {
+        "ort_over_engine": sum(r["onnxruntime_us"] for r in rows) / sum(r["engine_us"] for r in rows),
+        "torch_over_engine": sum(r["pytorch_us"] for r in rows) / sum(r["engine_us"] for r in rows),
+        "engine_over_floor": sum(r["engine_us"] for r in rows) / sum(r["floor_us"] for r in rows),
+        "min_ort_over_engine_per_ink": min(r["onnxruntime_us"] / r["engine_us"] for r in rows),
+    }
+    result = {
+        "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "python": platform.python_version(),
+                    "torch": torch.__version__, "onnxruntime": ort.__version__, "numpy": np.__version__},
+        "engineBLAS": eng.get("blas"), "model": os.path.relpath(a.model, ROOT), "network": n,
+        "stepsPerLineHeight": F.STEPS_PER_LINE_HEIGHT, "onnxOps": ops,
+        "repeats": a.repeats, "warmup": a.warmup, "rounds": a.rounds,
+        "maxAbsDiff": {"features_engine_vs_python": max_feat, "logprobs_engine_vs_torch": max_lp_torch,
+                       "logprobs_ort_vs_torch": max_lp_ort},
+        "sgemmRateGflops": {"numpy OpenBLAS": {k: v / 1e9 for k, v in rates_np.items()},
+                            "system OpenBLAS (engine's)": {k: v / 1e9 for k, v in rates_sys.items()}},
+        "sgemmShapes": {k: list(s) for k, s in shapes.items()},
+        "floorRateGflops": floor_rate / 1e9,
+        "sets": per_set, "overall": overall, "inks": rows,
+    }
+
+    print(f"machine: {result['machine']['cpu']}, {result['machine']['cores']} cores; one thread per runtime")
+    print(f"engine BLAS: {result['engineBLAS']}; torch {torch.__version__}; onnxruntime {ort.__version__} "
+          f"(ONNX ops: {', '.join(ops)})")
+    print(f"model: {result['model']}, {n['layers']}x BiLSTM {n['hidden']}, {n['numClasses']} classes, "
+          f"stepsPerLineHeight {F.STEPS_PER_LINE_HEIGHT:g}")
+    md = result["maxAbsDiff"]
+    print(f"same computation: max |features engine - features.py| = {md['features_engine_vs_python']:.2g}, "
+          f"max |log-probs engine - PyTorch| = {md['logprobs_engine_vs_torch']:.2g}, "
+          f"ONNX Runtime - PyTorch = {md['logprobs_ort_vs_torch']:.2g}")
+    print()
+    print("network forward, median per ink in ms (best of rounds); ratio = other / engine (> 1: engine faster)")
+    hdr = f"{'set':<15}{'inks':>5}{'frames':>8}{'engine':>9}{'ORT':>9}{'PyTorch':>9}{'ORT/eng':>9}{'torch/eng':>10}{'floor':>8}{'eng/floor':>10}{'GFLOP/s':>9}"
+    print(hdr)
+    for s in per_set:
+        print(f"{s['set']:<15}{s['inks']:>5}{s['medianFrames']:>8.0f}{s['engine_us'] / 1e3:>9.3f}"
+              f"{s['onnxruntime_us'] / 1e3:>9.3f}{s['pytorch_us'] / 1e3:>9.3f}{s['ort_over_engine']:>9.2f}"
+              f"{s['torch_over_engine']:>10.2f}{s['floor_us'] / 1e3:>8.3f}{s['engine_over_floor']:>10.1f}"
+              f"{s['engine_gflops']:>9.1f}")
+    o = overall
+    print(f"{'all inks':<15}{len(rows):>5}{'':>8}{'':>9}{'':>9}{'':>9}{o['ort_over_engine']:>9.2f}{o['torch_over_engine']:>10.2f}"
+          f"{'':>8}{o['engine_over_floor']:>10.1f}")
+    print()
+    print("single-threaded sgemm, GFLOP/s (M x K x N):")
+    for k, s in shapes.items():
+        sysr = f"{rates_sys[k] / 1e9:7.1f}" if rates_sys else "      -"
+        print(f"  {k:<20}{'x'.join(map(str, s)):>16}  numpy {rates_np[k] / 1e9:7.1f}   system OpenBLAS {sysr}")
+    print(f"floor rate (best at the network's sizes): {floor_rate / 1e9:.1f} GFLOP/s; the engine is "
+          f"{o['engine_over_floor']:.1f}x the floor (all inks); "
+          f"{100 * sum(r['recurrentFlops'] for r in rows) / sum(r['flops'] for r in rows):.0f}% of the FLOPs are "
+          f"recurrent matrix-vector products, which cannot be batched over time")
+    goal = o["ort_over_engine"] >= 1.5
+    print(f"goal, forward at least 1.5x faster than ONNX Runtime: {'met' if goal else 'MISSED'} "
+          f"({o['ort_over_engine']:.2f}x over all inks, worst ink {o['min_ort_over_engine_per_ink']:.2f}x)")
+    if a.json:
+        with open(a.json, "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+import ArgumentParser
+import DigitalInk
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Models: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List, download, delete and inspect recognition models.",
+        subcommands: [List.self, Download.self, Delete.self, Status.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Models in the repository, and which are installed.")
+        @OptionGroup var options: ModelOptions
+
+        func run() async throws {
+            do {
+                let manager = try options.manager()
+                let manifest = try await manager.fetchManifest()
+                print("repository: \(manager.repository)")
+                for m in manifest.models {
+                    let installed = manager.installedModel(m.model)
+                    let state = installed.map { "installed \($0.version)" } ?? "not installed"
+                    let aliases = m.aliases.isEmpty ? "" : " (\(m.aliases.map(\.languageTag).joined(separator: ", ")))"
+                    print("\(m.identifier)\(aliases)  \(m.kind)  v\(m.version)  \(byteCount(m.totalSize))  \(m.license)  \(state)")
+                }
+            } catch let e as DigitalInkError {
+                throw fail(e)
+            }
+        }
+    }
+
+    struct Download: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Download and verify a model (a progress bar on a terminal).")
+        @OptionGroup var options: ModelOptions
+
+        func run() async throws {
+            do {
+                let manager = try options.manager()
+                let model = try options.model(in: try await manager.fetchManifest())
+                let download = manager.download(model)
+                let tty = isatty(STDERR_FILENO) == 1
+                var lastLine = ""
+                for try await p in download {
+                    let line = progressLine(p, bar: tty)
+                    if tty {
+                        FileHandle.standardError.write(Data(("\r" + line).utf8))
+                    } else if line != lastLine {
+                        printError(line)
+                    }
+                    lastLine = line
+                }
+                if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+                let installed = try await download.wait()
+                print("installed \(installed.model.modelIdentifier.languageTag) \(installed.version) in \(installed.modelDirectory.path)")
+            } catch let e as DigitalInkError {
+                throw fail(e)
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an installed model.")
+        @OptionGroup var options: ModelOptions
+
+        func run() async throws {
+            do {
+                let manager = try options.manager()
+                let model = try options.model(in: try await manager.fetchManifest())
+                try await manager.deleteDownloadedModel(model)
+                print("deleted \(model.modelIdentifier.languageTag)")
+            } catch let e as DigitalInkError {
+                throw fail(e)
+            }
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Installed models, with version, size and location.")
+        @OptionGroup var options: ModelOptions
+
+        func run() async throws {
+            do {
+                let manager = try options.manager()
+                let installed = manager.installedModels()
+                print("storage: \(manager.storageDirectory.path)")
+                if installed.isEmpty { print("no models installed") }
+                for m in installed.sorted(by: { $0.model.modelIdentifier < $1.model.modelIdentifier }) {
+                    print("\(m.model.modelIdentifier.languageTag)  v\(m.version)  \(byteCount(m.sizeInBytes))  \(m.modelDirectory.path)")
+                }
+            } catch let e as DigitalInkError {
+                throw fail(e)
+            }
+        }
+    }
+}
+
+func byteCount(_ n: Int64) -> String {
+    n >= 1 << 20 ? String(format: "%.1f MB", Double(n) / 1_048_576) : String(format: "%.1f kB", Double(n) / 1024)
+}
+
+func progressLine(_ p: ModelDownloadProgress, bar: Bool) -> String {
+    let pct = Int((p.fractionCompleted * 100).rounded(.down))
+    let phase = "\(p.phase)"
+    guard bar else { return "\(phase) \(pct)%" }
+    let width = 30
+    let filled = min(width, Int(p.fractionCompleted * Double(width)))
+    return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(pct)% \(phase) \(byteCount(p.completedBytes))/\(byteCount(p.totalBytes))"
+}
