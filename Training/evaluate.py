@@ -91,6 +91,8 @@ def main():
     ap.add_argument("--lines", type=int, default=300, help="held-out text lines to evaluate too")
     ap.add_argument("--sweep", action="store_true")
     ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--card", action="store_true", help="write the figures into the model's MODEL_CARD.md")
+    ap.add_argument("--history", default=os.path.join(HERE, "runs", "en", "last.pt"), help="checkpoint whose training history goes in the card")
     args = ap.parse_args()
 
     words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
@@ -129,6 +131,82 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
+    if args.card:
+        write_card(args, results, len(report_words), writers, len(lines))
+
+
+def pct(x):
+    return f"{100 * x:.1f}%"
+
+
+def write_card(args, results, n_words, n_writers, n_lines):
+    with open(os.path.join(args.model, "config.json")) as f:
+        cfg = json.load(f)
+    n = cfg["network"]
+    weights = os.path.getsize(os.path.join(args.model, n["weights"]))
+    lm_path = cfg["decoder"].get("languageModel")
+    lm_size = os.path.getsize(os.path.join(args.model, lm_path)) if lm_path else 0
+    params = weights // 4
+    hist = ""
+    if os.path.exists(args.history):
+        ck = torch.load(args.history, weights_only=False)
+        st = ck["state"]
+        hist = (f"Trained {st['elapsed'] / 60:.0f} minutes ({st['step']} updates) on 1 CPU thread of the project's "
+                f"2-core development machine, while other work shared the machine.")
+    rows = []
+    for name, label in (("words", f"{n_words} words"), ("lines", f"{n_lines} lines")):
+        r = results[name]
+        for mode, what in (("greedy_pytorch", "greedy (PyTorch)"), ("beam_no_lm", "beam search, no LM (Swift)"),
+                           ("beam_lm", "beam search + LM (Swift)")):
+            rows.append(f"| {label} | {what} | {pct(r[mode]['cer'])} | {pct(r[mode]['word_acc'])} |")
+    text = f"""# Model card: {cfg['identifier']}
+
+English handwriting recognizer (Latin script): a bidirectional LSTM network with a CTC head and a
+character {lm_order(args.model)}-gram language model, for the DigitalInk engine.
+
+## Data and licences
+- **UNIPEN train_r01_v07**, International Unipen Foundation, CC BY 4.0 (Zenodo doi 10.5281/zenodo.1195803):
+  words, free-text lines and isolated characters; 10% of writers held out (stable hash of the writer
+  id, `Training/inkrec_training/data.py`), items graded BAD dropped.
+- **wordfreq** (data CC BY-SA 4.0; code Apache-2.0): English word frequencies for the language model,
+  with the labels of the training writers.
+- No research-only data (IAM-OnDB, CASIA, …) is used.
+
+## Architecture
+- Features `{cfg['features']['scheme']}`: line-height normalization, resampling at 1/{cfg['features']['stepsPerLineHeight']:g}
+  line height, per point (dx, dy, pen-up, height above the line centre).
+- {n['layers']} bidirectional LSTM layers of {n['hidden']} units, frames stacked in pairs after layer {n['reduceAfter']},
+  linear head over {n['numClasses'] - 1} characters + CTC blank: {params:,} parameters, weights {weights / 1e6:.1f} MB (float32).
+- Language model: `{lm_path}`, {lm_size / 1e6:.1f} MB; decoder: beam {cfg['decoder']['beamWidth']}, LM weight
+  {cfg['decoder']['lmWeight']}, insertion bonus {cfg['decoder']['insertionBonus']}.
+- Why this size: the largest network that trains to a useful accuracy within the CPU time a development
+  session has, and whose forward pass stays within the engine's speed goals (see `Benchmarks/README.md`).
+
+## Training
+{hist}
+
+## Validation (held-out writers)
+{n_words} words from {n_writers} held-out writers and {n_lines} held-out lines of up to 60 characters, no
+pre-context. CER = character edit distance / reference length; word accuracy = exact match.
+
+| set | decoding | CER | word accuracy |
+| --- | --- | --- | --- |
+""" + "\n".join(rows) + f"""
+
+Reproduce: `python3 Training/evaluate.py --model {os.path.relpath(args.model, ROOT)} --limit {n_words} --lines {n_lines}`
+
+## Limitations
+- English only; one line of text per ink; strokes must be in writing order.
+- Figures are on UNIPEN's tablets and writers (mostly 1990s digitizers); finger ink on phones differs.
+"""
+    with open(os.path.join(args.model, "MODEL_CARD.md"), "w") as f:
+        f.write(text)
+
+
+def lm_order(model_dir):
+    with open(os.path.join(model_dir, "lm.bin"), "rb") as f:
+        head = f.read(12)
+    return int.from_bytes(head[8:12], "little")
 
 
 if __name__ == "__main__":

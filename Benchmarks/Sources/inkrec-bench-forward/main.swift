@@ -23,12 +23,20 @@ var warmup = 3
 var dumpPath: String?
 var files: [URL] = []
 var args = CommandLine.arguments.dropFirst()
+@MainActor func value(of option: String) -> String {
+    guard let v = args.popFirst() else { fail("\(option) needs a value") }
+    return v
+}
+@MainActor func number(of option: String) -> Int {
+    guard let n = Int(value(of: option)) else { fail("\(option) needs a number") }
+    return n
+}
 while let a = args.popFirst() {
     switch a {
-    case "--model": modelDir = URL(fileURLWithPath: args.popFirst() ?? fail("--model needs a value"), isDirectory: true)
-    case "--repeats": repeats = Int(args.popFirst() ?? "") ?? fail("--repeats needs a number")
-    case "--warmup": warmup = Int(args.popFirst() ?? "") ?? fail("--warmup needs a number")
-    case "--dump": dumpPath = args.popFirst() ?? fail("--dump needs a path")
+    case "--model": modelDir = URL(fileURLWithPath: value(of: "--model"), isDirectory: true)
+    case "--repeats": repeats = number(of: "--repeats")
+    case "--warmup": warmup = number(of: "--warmup")
+    case "--dump": dumpPath = value(of: "--dump")
     case "-h", "--help":
         print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] INK_FILE...")
         exit(0)

@@ -17,9 +17,13 @@ func fail(_ message: String) -> Never {
 var modelDir = BenchPaths.modelDirectory
 var files: [URL] = []
 var args = CommandLine.arguments.dropFirst()
+@MainActor func value(of option: String) -> String {
+    guard let v = args.popFirst() else { fail("\(option) needs a value") }
+    return v
+}
 while let a = args.popFirst() {
     switch a {
-    case "--model": modelDir = URL(fileURLWithPath: args.popFirst() ?? fail("--model needs a value"), isDirectory: true)
+    case "--model": modelDir = URL(fileURLWithPath: value(of: "--model"), isDirectory: true)
     case "-h", "--help":
         print("usage: inkrec-bench-memory [--model DIR] INK_FILE...")
         exit(0)

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@testable import DigitalInk
+
+/// Runs the built `inkrec` executable (built beside the test bundle by `swift build`/`swift test`).
+struct InkRecRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum CLI {
+    static let packageRoot = Fixtures.modelsDirectory.deletingLastPathComponent()
+    static var executable: URL {
+        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("inkrec")
+    }
+
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> InkRecRun {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        p.currentDirectoryURL = packageRoot
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try p.run()
+        let writer = Thread {
+            if let stdin { input.fileHandleForWriting.write(stdin) }
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errData = ErrorCollector(err.fileHandleForReading)
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return InkRecRun(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: errData.value())
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("inkrec-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own (so neither pipe can fill up and block the child).
+final class ErrorCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread {
+            let d = handle.readDataToEndOfFile()
+            self.lock.withLock { self.data = d }
+            self.done.signal()
+        }.start()
+    }
+
+    func value() -> String {
+        done.wait()
+        return lock.withLock { String(decoding: data, as: UTF8.self) }
+    }
+}
+
+@Suite("inkrec, the command-line tool", .serialized)
+struct CLITests {
+    let storage: String
+    init() throws { storage = try CLI.temporaryDirectory().path }
+
+    @Test("recognize a sample: installs the model once with a notice, prints candidates")
+    func recognizeSample() throws {
+        let first = try CLI.run(["recognize", "Samples/hello.json", "--storage", storage])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("Installing model en-US"))
+        let lines = first.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("Samples/hello.json: ") == true)
+        #expect(lines.count == 6)  // best + 5 candidates
+        let second = try CLI.run(["recognize", "Samples/hello.json", "--storage", storage])
+        #expect(second.status == 0)
+        #expect(!second.stderr.contains("Installing"))
+        #expect(second.stdout == first.stdout)
+    }
+
+    @Test("JSON output, options override the file, InkML input")
+    func jsonOutput() throws {
+        let r = try CLI.run(["recognize", "Samples/there.json", "Samples/word.inkml", "--storage", storage, "--format", "json",
+                             "--max-results", "3", "--pre-context", "hello", "--writing-area", "2000x600"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let objects = r.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects.count == 2)
+        for o in objects {
+            let c = o["candidates"] as! [[String: Any]]
+            #expect(c.count == 3)
+            #expect(c.allSatisfy { $0["text"] is String && $0["score"] is NSNumber })
+        }
+        #expect(objects[0]["file"] as? String == "Samples/there.json")
+    }
+
+    @Test("errors: missing file, malformed JSON, unknown language, bad option; non-zero exit")
+    func errors() throws {
+        let dir = try CLI.temporaryDirectory()
+        let missing = try CLI.run(["recognize", dir.appendingPathComponent("nope.json").path, "--storage", storage])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("nope.json"))
+        let bad = dir.appendingPathComponent("bad.json")
+        try Data("{\"strokes\": [{\"points\": [{\"x\": 1,\n \"y\": \"a\"}]}]}".utf8).write(to: bad)
+        let malformed = try CLI.run(["recognize", bad.path, "--storage", storage])
+        #expect(malformed.status != 0)
+        #expect(malformed.stderr.contains("bad.json"))
+        #expect(malformed.stderr.contains("strokes[0].points[0].y"))
+        let language = try CLI.run(["recognize", "Samples/hello.json", "--language", "tlh", "--storage", storage])
+        #expect(language.status != 0)
+        #expect(language.stderr.contains("tlh"))
+        let option = try CLI.run(["recognize", "Samples/hello.json", "--writing-area", "wide"])
+        #expect(option.status != 0)
+    }
+
+    @Test("batch: 1,000 inks in one run, in order, ids echoed, a bad line reported and skipped")
+    func batch() throws {
+        let doc = try sample("digits.json")
+        var lines: [String] = []
+        for i in 0..<1000 {
+            if i == 500 {
+                lines.append("{\"id\": \"broken\", \"strokes\": [{\"points\": [{\"x\": \"NaN\"}]}]}")
+                continue
+            }
+            var d = doc
+            d.id = "ink-\(i)"
+            lines.append(String(decoding: try d.jsonData(), as: UTF8.self))
+        }
+        let file = try CLI.temporaryDirectory().appendingPathComponent("batch.jsonl")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let r = try CLI.run(["recognize", "--batch", file.path, "--storage", storage, "--max-results", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(out.count == 1000)
+        for (i, o) in out.enumerated() where i != 500 {
+            #expect(o["id"] as? String == "ink-\(i)")
+            #expect((o["candidates"] as? [Any])?.count == 2)
+        }
+        #expect(out[500]["error"] is String)
+        #expect(out[500]["line"] as? Int == 501)
+        // Every recognition of the same ink gives the same answer.
+        let answers = out.enumerated().filter { $0.offset != 500 }.map { item in
+            (item.element["candidates"] as! [[String: Any]]).map { "\($0["text"]!) \($0["score"]!)" }
+        }
+        #expect(Set(answers).count == 1)
+    }
+
+    @Test("batch from standard input")
+    func batchStdin() throws {
+        let doc = try sample("digits.json")
+        let input = String(decoding: try doc.jsonData(), as: UTF8.self) + "\n\nnot json\n"
+        let r = try CLI.run(["recognize", "--batch", "-", "--storage", storage], stdin: Data(input.utf8))
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout.split(separator: "\n")
+        #expect(out.count == 2)
+        #expect(out[0].contains("\"candidates\""))
+        #expect(out[1].contains("\"error\""))
+    }
+
+    @Test("models list, download, status, delete")
+    func models() throws {
+        let store = try CLI.temporaryDirectory().path
+        let list = try CLI.run(["models", "list", "--storage", store])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("en-US"))
+        #expect(list.stdout.contains("not installed"))
+        let download = try CLI.run(["models", "download", "--language", "en", "--storage", store])
+        #expect(download.status == 0, "\(download.stderr)")
+        #expect(download.stdout.contains("installed en-US"))
+        #expect(download.stderr.contains("100%"))  // plain progress lines when not a terminal
+        let status = try CLI.run(["models", "status", "--storage", store])
+        #expect(status.stdout.contains("en-US"))
+        let delete = try CLI.run(["models", "delete", "--language", "en-US", "--storage", store])
+        #expect(delete.status == 0, "\(delete.stderr)")
+        #expect(try CLI.run(["models", "status", "--storage", store]).stdout.contains("no models installed"))
+        let unreachable = try CLI.run(["models", "list", "--repository", "http://127.0.0.1:9/", "--storage", store])
+        #expect(unreachable.status != 0)
+    }
+
+    @Test("render draws every stroke as SVG")
+    func render() throws {
+        let out = try CLI.temporaryDirectory().appendingPathComponent("line.svg")
+        let r = try CLI.run(["render", "Samples/line.json", "-o", out.path, "--points", "--numbers"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let svg = try String(contentsOf: out, encoding: .utf8)
+        let strokes = try sample("line.json").ink.strokes.filter { $0.points.count > 1 }.count
+        #expect(svg.hasPrefix("<svg"))
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == strokes)
+    }
+}
