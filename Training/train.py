@@ -38,6 +38,7 @@ def collate(samples):
 
 
 def batches(stream: data.TrainingStream, frames_per_batch: int, pool: int = 512):
+    """Length-bucketed batches of about ``frames_per_batch`` feature frames (collated in the caller)."""
     while True:
         samples = []
         while len(samples) < pool:
@@ -53,9 +54,39 @@ def batches(stream: data.TrainingStream, frames_per_batch: int, pool: int = 512)
             cur.append(s)
         if cur:
             groups.append(cur)
-        random.shuffle(groups)
+        stream.rng.shuffle(groups)
         for g in groups:
+            yield g
+
+
+def _producer(stream, frames_per_batch, queue):
+    torch.set_num_threads(1)
+    for g in batches(stream, frames_per_batch):
+        queue.put(g)
+
+
+def batch_source(stream, frames_per_batch, workers):
+    """Yields collated batches; with ``workers`` > 0, ink augmentation and features run in that many
+    forked processes (each with its own seed), so the network's thread is not kept waiting."""
+    if workers <= 0:
+        for g in batches(stream, frames_per_batch):
             yield collate(g)
+        return
+    import multiprocessing as mp
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue(maxsize=16)
+    procs = []
+    for w in range(workers):
+        stream.rng.seed(stream.seed * 1000 + w)
+        p = ctx.Process(target=_producer, args=(stream, frames_per_batch, queue), daemon=True)
+        p.start()
+        procs.append(p)
+    try:
+        while True:
+            yield collate(queue.get())
+    finally:
+        for p in procs:
+            p.terminate()
 
 
 def validate(model, val_items, max_items=1500):
@@ -87,8 +118,10 @@ def main():
     ap.add_argument("--reduce-after", type=int, default=1)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--frames", type=int, default=5000, help="feature frames per batch")
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads for the network")
+    ap.add_argument("--workers", type=int, default=1, help="processes that make batches (0: in the training loop)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--warmup-steps", type=int, default=1500, help="steps of short inks first (curriculum)")
     ap.add_argument("--checkpoint-minutes", type=float, default=10.0)
     ap.add_argument("--data", default=data.DEFAULT_DATA)
     args = ap.parse_args()
@@ -128,7 +161,8 @@ def main():
     n_params = sum(p.numel() for p in model.parameters())
     print(f"model: {model.config()} params={n_params}", flush=True)
 
-    stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + state["step"])
+    warmup = max(0, args.warmup_steps - state["step"]) * 40  # about 40 inks per batch early on
+    stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + state["step"], warmup_samples=warmup)
     ctc = nn.CTCLoss(blank=charset.BLANK, zero_infinity=True)
     start = time.time() - state["elapsed"]
     last_ckpt = time.time()
@@ -139,7 +173,7 @@ def main():
                     "py_rng": random.getstate(), "torch_rng": torch.get_rng_state()}, ckpt_path + ".tmp")
         os.replace(ckpt_path + ".tmp", ckpt_path)
 
-    for x, lengths, targets, target_lengths in batches(stream, args.frames):
+    for x, lengths, targets, target_lengths in batch_source(stream, args.frames, args.workers):
         state["elapsed"] = time.time() - start
         progress = min(state["elapsed"] / state["budget"], 1.0)
         warm = min(1.0, (state["step"] + 1) / 200)

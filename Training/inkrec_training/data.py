@@ -102,7 +102,12 @@ class TrainingStream:
     """Endless stream of (features, label) pairs mixing words, real lines, synthetic lines and chars."""
 
     def __init__(self, words, texts, chars, seed: int = 0,
-                 mix=(("word", 0.5), ("line", 0.2), ("text", 0.15), ("char", 0.15))):
+                 mix=(("word", 0.5), ("line", 0.2), ("text", 0.15), ("char", 0.15)),
+                 warmup_samples: int = 0,
+                 warmup_mix=(("word", 0.65), ("line", 0.1), ("text", 0.0), ("char", 0.25))):
+        """``warmup_samples``: the first samples use ``warmup_mix`` (short inks), a curriculum that gets
+        CTC past its all-blank plateau sooner."""
+        self.seed = seed
         self.rng = random.Random(seed)
         self.words, self.texts, self.chars = words, texts, chars
         self.by_writer: dict[str, list[Item]] = {}
@@ -111,10 +116,15 @@ class TrainingStream:
         self.writers = [k for k, v in self.by_writer.items() if len(v) >= 2]
         self.kinds = [k for k, _ in mix]
         self.weights = [p for _, p in mix]
+        self.warmup_weights = [dict(warmup_mix).get(k, 0.0) for k in self.kinds]
+        self.warmup_samples = warmup_samples
+        self.count = 0
 
     def sample(self):
         rng = self.rng
-        kind = rng.choices(self.kinds, self.weights)[0]
+        self.count += 1
+        weights = self.warmup_weights if self.count <= self.warmup_samples else self.weights
+        kind = rng.choices(self.kinds, weights)[0]
         if kind == "line" and self.writers:
             pool = self.by_writer[rng.choice(self.writers)]
             strokes, label = synthetic_line([rng.choice(pool) for _ in range(rng.randint(2, 5))], rng)

@@ -89,15 +89,19 @@ def resample_stroke(pts: np.ndarray, spacing: float) -> np.ndarray:
 
 
 def ink_features(strokes: Sequence[Sequence[Sequence[float]]],
-                 writing_area_height: Optional[float] = None) -> np.ndarray:
-    """Features for one ink: ``strokes`` is a list of strokes, each a list of ``[x, y(, t)]``."""
+                 writing_area_height: Optional[float] = None,
+                 steps_per_line_height: float = STEPS_PER_LINE_HEIGHT) -> np.ndarray:
+    """Features for one ink: ``strokes`` is a list of strokes, each a list of ``[x, y(, t)]``.
+
+    ``steps_per_line_height`` comes from a model's ``config.json`` (``features.stepsPerLineHeight``).
+    """
     arrays = [np.asarray([[p[0], p[1]] for p in s], dtype=np.float64) for s in strokes if len(s) > 0]
     if not arrays:
         return np.zeros((0, FEATURE_DIM), dtype=np.float32)
     allp = np.concatenate(arrays, axis=0)
     xs, ys = allp[:, 0], allp[:, 1]
     h = line_height(xs, ys, writing_area_height)
-    s = h / STEPS_PER_LINE_HEIGHT
+    s = h / steps_per_line_height
     c = (quantile(ys, 0.05) + quantile(ys, 0.95)) / 2.0
     rows = []
     prev_last = None

@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 from inkrec_training import charset, lm  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "..", "..", "Tests", "DigitalInkTests", "Fixtures")
-REAL_LM = os.path.join(HERE, "..", "work", "lm.bin")
+REAL_LM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Models", "en-US", "lm.bin")  # the shipped one
 
 
 @pytest.fixture(scope="module")
@@ -111,8 +111,7 @@ def test_running_text_model_pruned_distributions():
     assert min(math.exp(v) for v in loaded.tables[0]["logProb"]) >= 1e-5 * 0.999
 
 
-@pytest.mark.skipif(not os.path.exists(REAL_LM), reason="Training/work/lm.bin not built (python3 Training/build_lm.py)")
-def test_real_lm():
+def test_shipped_lm():
     model = lm.CharNgramLM.load(REAL_LM)
     assert os.path.getsize(REAL_LM) < 8_000_000
     assert 5 <= model.order <= 7 and len(model.tables[0]) == 165
