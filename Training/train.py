@@ -121,6 +121,8 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="torch threads for the network")
     ap.add_argument("--workers", type=int, default=1, help="processes that make batches (0: in the training loop)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--synthetic", type=float, default=0.1,
+                    help="share of synthetic Hershey-font ink in the mix (taken from the real words' share)")
     ap.add_argument("--warmup-steps", type=int, default=1500, help="steps of short inks first (curriculum)")
     ap.add_argument("--checkpoint-minutes", type=float, default=10.0)
     ap.add_argument("--data", default=data.DEFAULT_DATA)
@@ -162,7 +164,9 @@ def main():
     print(f"model: {model.config()} params={n_params}", flush=True)
 
     warmup = max(0, args.warmup_steps - state["step"]) * 40  # about 40 inks per batch early on
-    stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + state["step"], warmup_samples=warmup)
+    mix = (("word", 0.5 - args.synthetic), ("line", 0.2), ("text", 0.15), ("char", 0.15), ("hershey", args.synthetic))
+    stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + state["step"], mix=mix,
+                                 warmup_samples=warmup)
     ctc = nn.CTCLoss(blank=charset.BLANK, zero_infinity=True)
     start = time.time() - state["elapsed"]
     last_ckpt = time.time()

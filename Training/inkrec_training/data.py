@@ -114,6 +114,10 @@ class TrainingStream:
         for w in words:
             self.by_writer.setdefault(w.writer, []).append(w)
         self.writers = [k for k, v in self.by_writer.items() if len(v) >= 2]
+        self.synthetic_words = None
+        if dict(mix).get("hershey", 0.0) > 0:
+            from . import synthetic
+            self.synthetic_words = synthetic.word_list()
         self.kinds = [k for k, _ in mix]
         self.weights = [p for _, p in mix]
         self.warmup_weights = [dict(warmup_mix).get(k, 0.0) for k in self.kinds]
@@ -125,7 +129,13 @@ class TrainingStream:
         self.count += 1
         weights = self.warmup_weights if self.count <= self.warmup_samples else self.weights
         kind = rng.choices(self.kinds, weights)[0]
-        if kind == "line" and self.writers:
+        if kind == "hershey" and self.synthetic_words:
+            from . import synthetic
+            strokes = None
+            while strokes is None:
+                label = synthetic.sample_text(*self.synthetic_words, rng)
+                strokes = synthetic.hershey_ink(label, rng)
+        elif kind == "line" and self.writers:
             pool = self.by_writer[rng.choice(self.writers)]
             strokes, label = synthetic_line([rng.choice(pool) for _ in range(rng.randint(2, 5))], rng)
         else:
