@@ -11,7 +11,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "DigitalInk", path: ".."),
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        // ordo-one/benchmark, formerly package-benchmark (the old identifier still works, with a warning).
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
         // Shared by the suite and the helper tools: where the model and the inks are, loading them.
@@ -26,10 +27,10 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "DigitalInk", package: "DigitalInk"),
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/InkRecognition",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Per-ink network-forward times as JSON, for side_by_side.py (same inks, same weights).
         .executableTarget(

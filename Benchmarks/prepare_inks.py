@@ -4,8 +4,9 @@
     python3 Benchmarks/prepare_inks.py            # writes Benchmarks/.build/inks/{word8,line40}.jsonl
 
 - word8.jsonl: 32 words of exactly 8 letters (UNIPEN category 7, words.jsonl.gz);
-- line40.jsonl: 16 lines of 36 to 44 characters, at least 4 words, mostly letters (category 8,
-  text.jsonl.gz).
+- line40.jsonl: up to 16 lines of 36 to 44 characters, at least 4 words, mostly letters (category 8,
+  text.jsonl.gz), written on one line: the ink at least 6 times as wide as it is high (most category-8
+  items are paragraphs of several lines, which the single-line recognizer is not meant for).
 
 Only writers the model is never trained on (``data.is_validation_writer``), quality not BAD, labels
 the model's character set covers, distinct labels, at most two inks per writer, in file order: the choice is
@@ -26,10 +27,10 @@ sys.path.insert(0, os.path.join(ROOT, "Training"))
 from inkrec_training import charset, data  # noqa: E402
 
 SETS = [
-    # file, UNIPEN file, label lengths, count, text filter
-    ("word8.jsonl", "words", range(8, 9), 32, lambda s: s.isalpha()),
+    # file, UNIPEN file, label lengths, count, text filter, least width / height of the ink
+    ("word8.jsonl", "words", range(8, 9), 32, lambda s: s.isalpha(), 0),
     ("line40.jsonl", "text", range(36, 45), 16,
-     lambda s: len(s.split()) >= 4 and sum(c.isalpha() or c == " " for c in s) >= 0.85 * len(s)),
+     lambda s: len(s.split()) >= 4 and sum(c.isalpha() or c == " " for c in s) >= 0.85 * len(s), 6),
 ]
 PER_WRITER = 2
 
@@ -53,7 +54,13 @@ def to_json(item: dict, label: str) -> str:
     return json.dumps({"id": item["id"], "label": label, "strokes": strokes}, separators=(",", ":"), ensure_ascii=False)
 
 
-def pick(path: str, lengths: range, count: int, accept) -> list[tuple[dict, str]]:
+def aspect(strokes) -> float:
+    xs = [p[0] for s in strokes for p in s]
+    ys = [p[1] for s in strokes for p in s]
+    return (max(xs) - min(xs)) / max(max(ys) - min(ys), 1e-9)
+
+
+def pick(path: str, lengths: range, count: int, accept, min_aspect: float) -> list[tuple[dict, str]]:
     chosen: list[tuple[dict, str]] = []
     labels: set[str] = set()
     per_writer: dict[str, int] = {}
@@ -68,7 +75,8 @@ def pick(path: str, lengths: range, count: int, accept) -> list[tuple[dict, str]
                     or not accept(label)):
                 continue
             item = json.loads(line)
-            if not any(item["strokes"]) or sum(len(s) for s in item["strokes"]) > 8000:
+            if (not any(item["strokes"]) or sum(len(s) for s in item["strokes"]) > 8000
+                    or aspect(item["strokes"]) < min_aspect):
                 continue
             per_writer[w] = per_writer.get(w, 0) + 1
             labels.add(label)
@@ -86,7 +94,7 @@ def main() -> int:
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     manifest = {}
-    for name, kind, lengths, count, accept in SETS:
+    for name, kind, lengths, count, accept, min_aspect in SETS:
         out = os.path.join(a.out, name)
         if os.path.exists(out) and not a.force:
             with open(out, encoding="utf-8") as f:
@@ -97,7 +105,7 @@ def main() -> int:
             if not os.path.exists(src):
                 print(f"error: {src} not found (set INKREC_DATA or --data)", file=sys.stderr)
                 return 1
-            chosen = pick(src, lengths, count, accept)
+            chosen = pick(src, lengths, count, accept, min_aspect)
             with open(out, "w", encoding="utf-8") as f:
                 for item, label in chosen:
                     f.write(to_json(item, label) + "\n")

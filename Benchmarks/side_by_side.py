@@ -148,12 +148,19 @@ def time_calls(fn, warmup: int, repeats: int) -> list[float]:
     return out
 
 
-def run_engine(exe: str, model_dir: str, files: list[str], warmup: int, repeats: int, dump: str | None) -> dict:
-    cmd = [exe, "--model", model_dir, "--warmup", str(warmup), "--repeats", str(repeats)]
+def run_engine(exe: str, model_dir: str, files: list[str], warmup: int, repeats: int, dump: str | None,
+               extra: tuple = (), env: dict | None = None) -> dict:
+    cmd = [exe, "--model", model_dir, "--warmup", str(warmup), "--repeats", str(repeats), *extra]
     if dump:
         cmd += ["--dump", dump]
-    r = subprocess.run(cmd + files, check=True, capture_output=True, text=True)
+    r = subprocess.run(cmd + files, check=True, capture_output=True, text=True, env={**os.environ, **(env or {})})
     return json.loads(r.stdout)
+
+
+def engine_variants(exe: str, model_dir: str, files: list[str]) -> list[tuple[str, str, tuple, dict]]:
+    """(key, description, arguments, environment) of each way the Swift side is timed. The first is the
+    engine as shipped (a place to add variants, e.g. an environment setting, to compare)."""
+    return [("engine", "DigitalInk as shipped", (), {})]
 
 
 def build_engine() -> str:
@@ -196,6 +203,39 @@ def sgemm_rate_numpy(m: int, k: int, n: int, seconds: float = 0.3) -> float:
     return 2.0 * m * k * n * reps / (time.perf_counter() - t0)
 
 
+def sgemm_rate_torch(m: int, k: int, n: int, seconds: float = 0.3) -> float:
+    a, b = torch.randn(m, k), torch.randn(k, n)
+    c = torch.empty(m, n)
+    torch.mm(a, b, out=c)
+    reps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        torch.mm(a, b, out=c)
+        reps += 1
+    return 2.0 * m * k * n * reps / (time.perf_counter() - t0)
+
+
+def sgemm_rate_ort(m: int, k: int, n: int, seconds: float = 0.3) -> float:
+    from onnx import TensorProto, helper
+    b = np.random.default_rng(1).standard_normal((k, n), dtype=np.float32)
+    g = helper.make_graph([helper.make_node("MatMul", ["A", "B"], ["C"])], "mm",
+                          [helper.make_tensor_value_info("A", TensorProto.FLOAT, [m, k])],
+                          [helper.make_tensor_value_info("C", TensorProto.FLOAT, [m, n])],
+                          [helper.make_tensor("B", TensorProto.FLOAT, [k, n], b.flatten())])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.inter_op_num_threads = 1
+    sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    a = np.random.default_rng(0).standard_normal((m, k), dtype=np.float32)
+    sess.run(None, {"A": a})
+    reps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        sess.run(None, {"A": a})
+        reps += 1
+    return 2.0 * m * k * n * reps / (time.perf_counter() - t0)
+
+
 def system_openblas():
     for name in ("libopenblas.so.0", ctypes.util.find_library("openblas") or ""):
         try:
@@ -207,7 +247,7 @@ def system_openblas():
     return None
 
 
-def sgemm_rate_system(lib, m: int, k: int, n: int, seconds: float = 0.3) -> float:
+def sgemm_rate_system(lib, m: int, k: int, n: int, seconds: float = 0.3) -> float:  # noqa: D401
     """cblas_sgemm of the system OpenBLAS (the library the engine links), C = A B^T as the engine calls it."""
     try:
         lib.openblas_set_num_threads(1)
@@ -252,6 +292,7 @@ def main() -> int:
     ap.add_argument("--json", help="write the figures here as JSON")
     a = ap.parse_args()
 
+    load_before = os.getloadavg()
     torch.set_num_threads(1)
     try:
         torch.set_num_interop_threads(1)
@@ -260,7 +301,7 @@ def main() -> int:
     exe = a.engine or build_engine()
     cfg, module = load_model(a.model)
     n = cfg["network"]
-    F.STEPS_PER_LINE_HEIGHT = float(cfg["features"]["stepsPerLineHeight"])  # the model's own setting
+    steps = float(cfg["features"]["stepsPerLineHeight"])  # the model's own setting
 
     sets = [(name, path) for name, path in SETS if os.path.exists(path)]
     missing = [path for name, path in SETS if not os.path.exists(path)]
@@ -269,7 +310,7 @@ def main() -> int:
     inks = []  # (set, ink, features)
     for name, path in sets:
         for ink in read_inks(path):
-            inks.append((name, ink, F.ink_features(ink["strokes"], ink["writingAreaHeight"])))
+            inks.append((name, ink, F.ink_features(ink["strokes"], ink["writingAreaHeight"], steps_per_line_height=steps)))
     files = [path for _, path in sets]
 
     tmp = tempfile.mkdtemp(prefix="inkrec-side-")
@@ -303,13 +344,15 @@ def main() -> int:
         max_lp_torch = max(max_lp_torch, float(np.abs(el - tl).max()))
         max_lp_ort = max(max_lp_ort, float(np.abs(ol - tl).max()))
 
-    # Timing: the runtimes take turns, the best median of the rounds counts.
-    best = {"engine": [float("inf")] * len(inks), "onnxruntime": [float("inf")] * len(inks),
-            "pytorch": [float("inf")] * len(inks)}
+    # Timing: everything takes turns, the best median of the rounds counts.
+    variants = engine_variants(exe, a.model, files)
+    keys = [v[0] for v in variants] + ["onnxruntime", "pytorch"]
+    best = {k: [float("inf")] * len(inks) for k in keys}
     for _ in range(a.rounds):
-        eng = run_engine(exe, a.model, files, a.warmup, a.repeats, None)
-        for i, rec in enumerate(eng["inks"]):
-            best["engine"][i] = min(best["engine"][i], rec["median_us"])
+        for key, _, extra, env in variants:
+            out = run_engine(exe, a.model, files, a.warmup, a.repeats, None, extra, env)
+            for i, rec in enumerate(out["inks"]):
+                best[key][i] = min(best[key][i], rec["median_us"])
         for i, (_, _, feats) in enumerate(inks):
             x = feats[None]
             t = time_calls(lambda: sess.run(None, {"features": x}), a.warmup, a.repeats)
@@ -320,99 +363,113 @@ def main() -> int:
                 t = time_calls(lambda: module(x), a.warmup, a.repeats)
                 best["pytorch"][i] = min(best["pytorch"][i], statistics.median(t))
 
-    # The floor.
+    # The floor: FLOPs / the best single-threaded matrix-multiply rate measured at the network's sizes.
     T_typ = int(np.median([len(f) for _, _, f in inks]))
+    G = 4 * n["hidden"]
     shapes = {  # (M, K, N) of the network's matrix products at the median ink length
-        "layer 1 projection": (T_typ, n["inputDim"], 4 * n["hidden"]),
-        "layer 2 projection": ((T_typ + 1) // 2, 4 * n["hidden"], 4 * n["hidden"]),
-        "layer 3 projection": ((T_typ + 1) // 2, 2 * n["hidden"], 4 * n["hidden"]),
+        "layer 1 projection": (T_typ, n["inputDim"], G),
+        "layer 2 projection": ((T_typ + 1) // 2, 4 * n["hidden"], G),
+        "layer 3 projection": ((T_typ + 1) // 2, 2 * n["hidden"], G),
         "head": ((T_typ + 1) // 2, 2 * n["hidden"], n["numClasses"]),
         "1024^3 (peak)": (1024, 1024, 1024),
     }
-    rates_np = {k: sgemm_rate_numpy(*s) for k, s in shapes.items()}
-    lib = system_openblas()
-    rates_sys = {k: sgemm_rate_system(lib, *s) for k, s in shapes.items()} if lib else {}
-    # The floor rate: the best rate either library reaches at the network's own sizes.
-    relevant = [v for k, v in list(rates_np.items()) + list(rates_sys.items()) if "peak" not in k]
-    floor_rate = max(relevant)
+    libs = {"numpy (OpenBLAS)": sgemm_rate_numpy, "PyTorch (MKL)": sgemm_rate_torch, "ONNX Runtime (MLAS)": sgemm_rate_ort}
+    sys_blas = system_openblas()
+    if sys_blas is not None:
+        libs["system OpenBLAS (the engine's)"] = lambda m, k, nn: sgemm_rate_system(sys_blas, m, k, nn)
+    rates = {lib: {k: f(*sh) for k, sh in shapes.items()} for lib, f in libs.items()}
+    floor_shape = "layer 2 projection"  # the network's largest product
+    floor_lib = max(rates, key=lambda lib: rates[lib][floor_shape])
+    floor_rate = rates[floor_lib][floor_shape]
+    peak_lib = max(rates, key=lambda lib: rates[lib]["1024^3 (peak)"])
+    peak_rate = rates[peak_lib]["1024^3 (peak)"]
 
-    # Report.
+    # Figures.
     rows = []
     for i, (name, ink, feats) in enumerate(inks):
         fl = network_flops(n, len(feats))
-        rows.append({"set": name, "id": ink["id"], "label": ink["label"], "frames": len(feats),
-                     "flops": fl["total"], "recurrentFlops": fl["recurrent"],
-                     "engine_us": best["engine"][i], "onnxruntime_us": best["onnxruntime"][i],
-                     "pytorch_us": best["pytorch"][i], "floor_us": fl["total"] / floor_rate * 1e6})
-    per_set = []
-    for name, _ in sets:
-        rs = [r for r in rows if r["set"] == name]
-        med = lambda k: statistics.median(r[k] for r in rs)  # noqa: E731
+        r = {"set": name, "id": ink["id"], "label": ink["label"], "frames": len(feats),
+             "flops": fl["total"], "recurrentFlops": fl["recurrent"], "floor_us": fl["total"] / floor_rate * 1e6}
+        for k in keys:
+            r[k + "_us"] = best[k][i]
+        rows.append(r)
+
+    def summary(rs):
         tot = lambda k: sum(r[k] for r in rs)  # noqa: E731
-        per_set.append({
-            "set": name, "inks": len(rs), "medianFrames": med("frames"),
-            "engine_us": med("engine_us"), "onnxruntime_us": med("onnxruntime_us"), "pytorch_us": med("pytorch_us"),
-            "floor_us": med("floor_us"), "mflops": med("flops") / 1e6,
-            # Ratios of totals over the set (= time-weighted), > 1: the engine is faster.
-            "ort_over_engine": tot("onnxruntime_us") / tot("engine_us"),
-            "torch_over_engine": tot("pytorch_us") / tot("engine_us"),
-            "engine_over_floor": tot("engine_us") / tot("floor_us"),
-            "engine_gflops": tot("flops") / tot("engine_us") / 1e3,
-        })
-    overall = {
-        "ort_over_engine": sum(r["onnxruntime_us"] for r in rows) / sum(r["engine_us"] for r in rows),
-        "torch_over_engine": sum(r["pytorch_us"] for r in rows) / sum(r["engine_us"] for r in rows),
-        "engine_over_floor": sum(r["engine_us"] for r in rows) / sum(r["floor_us"] for r in rows),
-        "min_ort_over_engine_per_ink": min(r["onnxruntime_us"] / r["engine_us"] for r in rows),
-    }
+        out = {"inks": len(rs), "medianFrames": statistics.median(r["frames"] for r in rs),
+               "mflops": statistics.median(r["flops"] for r in rs) / 1e6,
+               "floor_us": statistics.median(r["floor_us"] for r in rs)}
+        for k in keys:
+            out[k + "_us"] = statistics.median(r[k + "_us"] for r in rs)
+        for k in [v[0] for v in variants]:
+            # Ratios of totals over the inks (time-weighted); > 1: the Swift side is faster.
+            out["ort_over_" + k] = tot("onnxruntime_us") / tot(k + "_us")
+            out["torch_over_" + k] = tot("pytorch_us") / tot(k + "_us")
+            out[k + "_over_floor"] = tot(k + "_us") / tot("floor_us")
+            out[k + "_gflops"] = tot("flops") / tot(k + "_us") / 1e3
+        out["ort_over_floor"] = tot("onnxruntime_us") / tot("floor_us")
+        return out
+
+    per_set = [{"set": name, **summary([r for r in rows if r["set"] == name])} for name, _ in sets]
+    overall = summary(rows)
+    overall["min_ort_over_engine_per_ink"] = min(r["onnxruntime_us"] / r["engine_us"] for r in rows)
     result = {
         "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "python": platform.python_version(),
-                    "torch": torch.__version__, "onnxruntime": ort.__version__, "numpy": np.__version__},
+                    "torch": torch.__version__, "onnxruntime": ort.__version__, "numpy": np.__version__,
+                    "loadAverageBefore": load_before[0], "loadAverageAfter": os.getloadavg()[0]},
         "engineBLAS": eng.get("blas"), "model": os.path.relpath(a.model, ROOT), "network": n,
-        "stepsPerLineHeight": F.STEPS_PER_LINE_HEIGHT, "onnxOps": ops,
+        "stepsPerLineHeight": steps, "onnxOps": ops,
         "repeats": a.repeats, "warmup": a.warmup, "rounds": a.rounds,
+        "variants": {k: {"description": d, "arguments": list(x), "environment": e} for k, d, x, e in variants},
         "maxAbsDiff": {"features_engine_vs_python": max_feat, "logprobs_engine_vs_torch": max_lp_torch,
                        "logprobs_ort_vs_torch": max_lp_ort},
-        "sgemmRateGflops": {"numpy OpenBLAS": {k: v / 1e9 for k, v in rates_np.items()},
-                            "system OpenBLAS (engine's)": {k: v / 1e9 for k, v in rates_sys.items()}},
-        "sgemmShapes": {k: list(s) for k, s in shapes.items()},
-        "floorRateGflops": floor_rate / 1e9,
+        "sgemmRateGflops": {lib: {k: v / 1e9 for k, v in r.items()} for lib, r in rates.items()},
+        "sgemmShapes": {k: list(sh) for k, sh in shapes.items()},
+        "floorRateGflops": floor_rate / 1e9, "floorRateFrom": f"{floor_lib}, {floor_shape} {shapes[floor_shape]}",
+        "peakRateGflops": peak_rate / 1e9, "peakRateFrom": peak_lib,
         "sets": per_set, "overall": overall, "inks": rows,
     }
 
-    print(f"machine: {result['machine']['cpu']}, {result['machine']['cores']} cores; one thread per runtime")
+    m = result["machine"]
+    print(f"machine: {m['cpu']}, {m['cores']} cores; one thread per runtime; load average "
+          f"{m['loadAverageBefore']:.1f} before, {m['loadAverageAfter']:.1f} after")
     print(f"engine BLAS: {result['engineBLAS']}; torch {torch.__version__}; onnxruntime {ort.__version__} "
           f"(ONNX ops: {', '.join(ops)})")
     print(f"model: {result['model']}, {n['layers']}x BiLSTM {n['hidden']}, {n['numClasses']} classes, "
-          f"stepsPerLineHeight {F.STEPS_PER_LINE_HEIGHT:g}")
+          f"stepsPerLineHeight {steps:g}")
     md = result["maxAbsDiff"]
-    print(f"same computation: max |features engine - features.py| = {md['features_engine_vs_python']:.2g}, "
-          f"max |log-probs engine - PyTorch| = {md['logprobs_engine_vs_torch']:.2g}, "
-          f"ONNX Runtime - PyTorch = {md['logprobs_ort_vs_torch']:.2g}")
+    print(f"same computation: max |features engine - features.py| = {md['features_engine_vs_python']:.2g}; "
+          f"max |log-prob difference|: engine - PyTorch {md['logprobs_engine_vs_torch']:.2g}, "
+          f"ONNX Runtime - PyTorch {md['logprobs_ort_vs_torch']:.2g}")
     print()
-    print("network forward, median per ink in ms (best of rounds); ratio = other / engine (> 1: engine faster)")
-    hdr = f"{'set':<15}{'inks':>5}{'frames':>8}{'engine':>9}{'ORT':>9}{'PyTorch':>9}{'ORT/eng':>9}{'torch/eng':>10}{'floor':>8}{'eng/floor':>10}{'GFLOP/s':>9}"
+    print("network forward, single-threaded: median over the inks of each ink's median time, ms; "
+          "ORT/x = ONNX Runtime time / x time over all inks of the set (> 1: x is faster)")
+    short = {"engine": "engine"}
+    vk = [v[0] for v in variants]
+    hdr = f"{'set':<14}{'inks':>5}{'frames':>7}" + "".join(f"{short[k]:>13}" for k in vk) + \
+        f"{'ORT':>8}{'PyTorch':>9}{'floor':>7}" + "".join(f"{'ORT/' + short[k]:>17}" for k in vk) + f"{'eng/floor':>10}"
     print(hdr)
-    for s in per_set:
-        print(f"{s['set']:<15}{s['inks']:>5}{s['medianFrames']:>8.0f}{s['engine_us'] / 1e3:>9.3f}"
-              f"{s['onnxruntime_us'] / 1e3:>9.3f}{s['pytorch_us'] / 1e3:>9.3f}{s['ort_over_engine']:>9.2f}"
-              f"{s['torch_over_engine']:>10.2f}{s['floor_us'] / 1e3:>8.3f}{s['engine_over_floor']:>10.1f}"
-              f"{s['engine_gflops']:>9.1f}")
-    o = overall
-    print(f"{'all inks':<15}{len(rows):>5}{'':>8}{'':>9}{'':>9}{'':>9}{o['ort_over_engine']:>9.2f}{o['torch_over_engine']:>10.2f}"
-          f"{'':>8}{o['engine_over_floor']:>10.1f}")
+    for srow in per_set + [{"set": "all inks", **overall}]:
+        line = f"{srow['set']:<14}{srow['inks']:>5}{srow['medianFrames']:>7.0f}"
+        line += "".join(f"{srow[k + '_us'] / 1e3:>13.2f}" for k in vk)
+        line += f"{srow['onnxruntime_us'] / 1e3:>8.2f}{srow['pytorch_us'] / 1e3:>9.2f}{srow['floor_us'] / 1e3:>7.2f}"
+        line += "".join(f"{srow['ort_over_' + k]:>17.2f}" for k in vk)
+        line += f"{srow['engine_over_floor']:>10.1f}"
+        print(line)
     print()
-    print("single-threaded sgemm, GFLOP/s (M x K x N):")
-    for k, s in shapes.items():
-        sysr = f"{rates_sys[k] / 1e9:7.1f}" if rates_sys else "      -"
-        print(f"  {k:<20}{'x'.join(map(str, s)):>16}  numpy {rates_np[k] / 1e9:7.1f}   system OpenBLAS {sysr}")
-    print(f"floor rate (best at the network's sizes): {floor_rate / 1e9:.1f} GFLOP/s; the engine is "
-          f"{o['engine_over_floor']:.1f}x the floor (all inks); "
-          f"{100 * sum(r['recurrentFlops'] for r in rows) / sum(r['flops'] for r in rows):.0f}% of the FLOPs are "
-          f"recurrent matrix-vector products, which cannot be batched over time")
+    print("single-threaded sgemm rate, GFLOP/s (M x K x N at the median ink length):")
+    print(f"  {'':<20}{'':>16}" + "".join(f"{lib[:22]:>24}" for lib in rates))
+    for k, sh in shapes.items():
+        print(f"  {k:<20}{'x'.join(map(str, sh)):>16}" + "".join(f"{rates[lib][k] / 1e9:>24.1f}" for lib in rates))
+    o = overall
+    rec_share = sum(r["recurrentFlops"] for r in rows) / sum(r["flops"] for r in rows)
+    print(f"floor: {overall['mflops']:.0f} MFLOP for the median ink at {floor_rate / 1e9:.1f} GFLOP/s ({floor_lib}, "
+          f"{floor_shape}); the engine takes {o['engine_over_floor']:.1f}x the floor, ONNX Runtime "
+          f"{o['ort_over_floor']:.1f}x; {100 * rec_share:.0f}% of the FLOPs are recurrent matrix-vector products")
     goal = o["ort_over_engine"] >= 1.5
     print(f"goal, forward at least 1.5x faster than ONNX Runtime: {'met' if goal else 'MISSED'} "
-          f"({o['ort_over_engine']:.2f}x over all inks, worst ink {o['min_ort_over_engine_per_ink']:.2f}x)")
+          f"(engine {o['ort_over_engine']:.2f}x over all inks, worst ink {o['min_ort_over_engine_per_ink']:.2f}x"
+          + ("".join(f"; {short[k]} {o['ort_over_' + k]:.2f}x" for k in vk[1:])) + ")")
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=1)

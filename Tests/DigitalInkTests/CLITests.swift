@@ -82,6 +82,32 @@ struct CLITests {
         #expect(second.stdout == first.stdout)
     }
 
+    @Test("recognize a shape sample with the shapes model: class names, best first, with probabilities")
+    func recognizeShape() throws {
+        let r = try CLI.run(["recognize", "Samples/shape-rectangle.json", "--language", "zxx-Zsym-x-shapes", "--storage", storage])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("Installing model zxx-Zsym-x-shapes"))
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Samples/shape-rectangle.json: rectangle", "\(r.stdout)")
+        #expect(lines.count == 6)  // best + 5 candidates
+        // Candidate lines: "   0.987  \"rectangle\"", scores best first, in 0...1.
+        let parsed = lines.dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let scores = parsed.compactMap { $0.first.flatMap { Double($0) } }
+        #expect(scores.count == 5)
+        #expect(parsed.first?.last == "\"rectangle\"")
+        #expect((scores.first ?? 0) > 0.5 && (scores.first ?? 2) <= 1)
+        #expect(zip(scores, scores.dropFirst()).allSatisfy { $0 >= $1 })
+        let json = try CLI.run(["recognize", "Samples/shape-arrow.json", "--language", "zxx-Zsym-x-shapes", "--storage", storage,
+                                "--format", "json", "--max-results", "9"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let candidates = try #require(o["candidates"] as? [[String: Any]])
+        #expect(candidates.count == 9)
+        #expect(candidates.first?["text"] as? String == "arrow", "\(candidates.prefix(3))")
+        let total = candidates.compactMap { ($0["score"] as? NSNumber)?.doubleValue }.reduce(0, +)
+        #expect(abs(total - 1) < 1e-3)
+    }
+
     @Test("JSON output, options override the file, InkML input")
     func jsonOutput() throws {
         let r = try CLI.run(["recognize", "Samples/there.json", "Samples/word.inkml", "--storage", storage, "--format", "json",

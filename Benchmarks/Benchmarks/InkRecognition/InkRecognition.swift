@@ -50,7 +50,7 @@ enum Metrics {
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .mallocCountTotal],
+        metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal],
         timeUnits: .microseconds,
         warmupIterations: 2,
         maxDuration: .seconds(2),
@@ -80,7 +80,7 @@ let benchmarks: @Sendable () -> Void = {
 
     for set in InkSets.available {
         let n = set.inks.count
-        let tag = "\(set.name) (\(n) ink\(n == 1 ? "" : "s"), \(String(format: "%.1f", set.meanLabelLength)) chars)"
+        let tag = "\(set.name) (\(n) ink\(n == 1 ? "" : "s"); \(String(format: "%.1f", set.meanLabelLength)) chars)"
 
         let c1 = Cursor()
         Benchmark("\(tag): 1 preprocessing",
@@ -90,7 +90,7 @@ let benchmarks: @Sendable () -> Void = {
         }
         let c2 = Cursor()
         Benchmark("\(tag): 2 network forward",
-                  configuration: .init(metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .mallocCountTotal, Metrics.frames],
+                  configuration: .init(metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal, Metrics.frames],
                                        setup: { _ = Shared.prepared })) { benchmark in
             let f = Shared.prepared[set.name]![c2.next(n)].features
             benchmark.startMeasurement()
@@ -99,12 +99,12 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(Metrics.frames, f.rows)
         }
         let c3 = Cursor()
-        Benchmark("\(tag): 3 decode, no LM",
+        Benchmark("\(tag): 3 decode without LM",
                   configuration: .init(setup: { _ = Shared.prepared })) { benchmark in
             blackHole(Shared.pipeline.decode(Shared.prepared[set.name]![c3.next(n)].logProbs, languageModel: false))
         }
         let c4 = Cursor()
-        Benchmark("\(tag): 4 decode, LM",
+        Benchmark("\(tag): 4 decode with LM",
                   configuration: .init(setup: { _ = Shared.prepared })) { benchmark in
             blackHole(Shared.pipeline.decode(Shared.prepared[set.name]![c4.next(n)].logProbs, languageModel: true))
         }
@@ -120,10 +120,10 @@ let benchmarks: @Sendable () -> Void = {
 
     if let batch = InkSets.named(InkSets.unipenWords) ?? InkSets.named(InkSets.sampleWord) {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let batchConfig = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal, .peakMemoryResident, Metrics.inksPerSecond],
+        let batchConfig = Benchmark.Configuration(metrics: [.wallClock, .peakMemoryResident, Metrics.inksPerSecond],
                                                   timeUnits: .milliseconds, warmupIterations: 1, maxIterations: 20,
                                                   setup: { try await Shared.recognizer.load() })
-        Benchmark("batch: \(batch.name) x\(batch.inks.count), all \(cores) cores", configuration: batchConfig) { benchmark in
+        Benchmark("batch: \(batch.name) x\(batch.inks.count) on all \(cores) cores", configuration: batchConfig) { benchmark in
             let clock = ContinuousClock(), start = clock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for item in batch.inks {
@@ -135,7 +135,7 @@ let benchmarks: @Sendable () -> Void = {
             let s = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
             benchmark.measurement(Metrics.inksPerSecond, Int((Double(batch.inks.count) / s).rounded()))
         }
-        Benchmark("batch: \(batch.name) x\(batch.inks.count), 1 core", configuration: batchConfig) { benchmark in
+        Benchmark("batch: \(batch.name) x\(batch.inks.count) on 1 core", configuration: batchConfig) { benchmark in
             let clock = ContinuousClock(), start = clock.now
             for item in batch.inks { blackHole(try await Shared.recognizer.recognize(item.ink, context: item.context)) }
             let d = clock.now - start
@@ -147,7 +147,7 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: Memory of one recognizer: load it and recognize the longest set, in a fresh process.
 
     if let longest = InkSets.named(InkSets.unipenLines) ?? InkSets.named(InkSets.sampleLine) {
-        Benchmark("memory: one recognizer, load + \(longest.name)",
+        Benchmark("memory: one recognizer: load + \(longest.name)",
                   configuration: .init(metrics: [.peakMemoryResident, .peakMemoryResidentDelta, .mallocBytesCount, .wallClock],
                                        timeUnits: .milliseconds, warmupIterations: 0, maxIterations: 3)) { _ in
             let r = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: dir))

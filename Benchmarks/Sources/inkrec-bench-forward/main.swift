@@ -2,12 +2,14 @@
 // ink and prints the times as JSON; Benchmarks/side_by_side.py runs it on the very inks it gives to
 // ONNX Runtime and PyTorch.
 //
-//     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] INK_FILE...
+//     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE]
+//                          [--stage forward|features|decode|decode-lm] INK_FILE...
 //
 // INK_FILE: .json / .inkml (one ink) or .jsonl (one ink a line). Features are computed with the
 // model's own settings (config.json); only the forward is timed. --dump writes, per ink in order, the
 // features (frames x inputDim) and then the log-probabilities (outFrames x classes) as little-endian
-// float32, so that the caller can check that all runtimes compute the same thing.
+// float32, so that the caller can check that all runtimes compute the same thing. --stage times another stage instead of the forward (for profiling
+// with perf: `perf record .build/release/inkrec-bench-forward --stage decode-lm --repeats 50 FILE`).
 import BenchmarkSupport
 import DigitalInk
 import Foundation
@@ -21,6 +23,7 @@ var modelDir = BenchPaths.modelDirectory
 var repeats = 20
 var warmup = 3
 var dumpPath: String?
+var stage = "forward"
 var files: [URL] = []
 var args = CommandLine.arguments.dropFirst()
 @MainActor func value(of option: String) -> String {
@@ -37,8 +40,9 @@ while let a = args.popFirst() {
     case "--repeats": repeats = number(of: "--repeats")
     case "--warmup": warmup = number(of: "--warmup")
     case "--dump": dumpPath = value(of: "--dump")
+    case "--stage": stage = value(of: "--stage")
     case "-h", "--help":
-        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] INK_FILE...")
+        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--stage forward|features|decode|decode-lm] INK_FILE...")
         exit(0)
     default: files.append(URL(fileURLWithPath: a))
     }
@@ -55,6 +59,15 @@ do {
 } catch {
     fail("cannot load the model in \(modelDir.path): \(error)")
 }
+if !["forward", "features", "decode", "decode-lm"].contains(stage) { fail("unknown stage \(stage)") }
+var languageModel: CharacterNgramModel? = nil
+if stage == "decode-lm", let lm = config.decoder?.languageModel {
+    do { languageModel = try CharacterNgramModel(contentsOf: modelDir.appendingPathComponent(lm)) } catch { fail("\(error)") }
+}
+let decoder = CTCPrefixBeamSearch(beamWidth: config.decoder?.beamWidth ?? 16,
+                                  lmWeight: languageModel == nil ? 0 : config.decoder?.lmWeight ?? 0,
+                                  insertionBonus: languageModel == nil ? 0 : config.decoder?.insertionBonus ?? 0,
+                                  blank: config.blankIndex ?? 0)
 var extractor = FeatureExtractor()
 extractor.stepsPerLineHeight = config.features.stepsPerLineHeight
 
@@ -67,14 +80,30 @@ for file in files {
     for (index, item) in inks.enumerated() {
         let features = extractor.features(for: item.ink, writingArea: item.context.writingArea)
         var out = network.logProbabilities(features)
-        for _ in 0..<warmup { out = network.logProbabilities(features) }
         var times: [Double] = []
         times.reserveCapacity(repeats)
-        for _ in 0..<repeats {
-            let start = clock.now
-            out = network.logProbabilities(features)
-            let d = clock.now - start
-            times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12)
+        if stage != "forward" {
+            func once() {
+                switch stage {
+                case "features": _ = extractor.features(for: item.ink, writingArea: item.context.writingArea)
+                default: _ = decoder.decode(out, languageModel: languageModel, maxResults: 10)
+                }
+            }
+            for _ in 0..<warmup { once() }
+            for _ in 0..<repeats {
+                let start = clock.now
+                once()
+                let d = clock.now - start
+                times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12)
+            }
+        } else {
+            for _ in 0..<warmup { out = network.logProbabilities(features) }
+            for _ in 0..<repeats {
+                let start = clock.now
+                out = network.logProbabilities(features)
+                let d = clock.now - start
+                times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12)
+            }
         }
         if dumpPath != nil {
             for v in features.values + out.values { withUnsafeBytes(of: v.bitPattern.littleEndian) { dump.append(contentsOf: $0) } }
@@ -96,7 +125,7 @@ let report: [String: Any] = [
     "blasThreadsVariable": ProcessInfo.processInfo.environment["DIGITALINK_BLAS_THREADS"] ?? "unset (engine default 1)",
     "model": modelDir.path,
     "stepsPerLineHeight": config.features.stepsPerLineHeight,
-    "repeats": repeats, "warmup": warmup,
+    "repeats": repeats, "warmup": warmup, "stage": stage,
     "inks": records,
 ]
 let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])

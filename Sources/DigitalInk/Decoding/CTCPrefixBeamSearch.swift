@@ -34,61 +34,71 @@ public struct CTCPrefixBeamSearch: Sendable {
     /// Decodes per-frame log-probabilities (T × C). `leadingSymbol`, when given, may be prepended to
     /// the text at no acoustic cost, scored by the language model alone (a space after a pre-context
     /// that ends inside a line). Returns at most `maxResults` hypotheses, best first.
+    ///
+    /// Per frame, the scores of the next beams are kept in arrays indexed by trie node (no hashing),
+    /// and the best `max(beamWidth, maxResults)` are selected without sorting all of them.
+    @_specialize(exported: false, where LM == CharacterNgramModel)
     public func decode<LM: LanguageModel>(_ logProbs: FeatureMatrix, languageModel: LM?, preContext: [Int] = [],
                                           leadingSymbol: Int? = nil, maxResults: Int) -> [Hypothesis] {
         let C = logProbs.columns
+        // (No local functions that capture mutable state, and no copies of the trie or the language
+        // model per step: exclusivity checks and retain/release cost more than the search itself.)
         var trie = _PrefixTrie<LM.State>(rootState: languageModel?.startState(preContext: preContext))
-        func extend(_ node: Int, _ symbol: Int) -> Int {
-            trie.child(node, symbol) { state in
-                guard let lm = languageModel, let state else { return (0, nil) }
-                let r = lm.score(symbol, after: state)
-                return (r.logProbability, r.next)
-            }
-        }
-        func rank(_ node: Int, _ pb: Float, _ pnb: Float) -> Float {
-            _logAddExp(pb, pnb) + lmWeight * trie.lmLogProb[node] + insertionBonus * Float(trie.length[node])
-        }
 
         var beams: [(node: Int, pb: Float, pnb: Float)] = [(0, 0, -.infinity)]
-        if let s = leadingSymbol { beams.append((extend(0, s), 0, -.infinity)) }
+        if let s = leadingSymbol { beams.append((trie.child(0, s, languageModel), 0, -.infinity)) }
         let width = max(beamWidth, maxResults)
-        var next: [Int: (pb: Float, pnb: Float)] = [:]
+        var next = _NextBeams()
+        var top: [(node: Int, pb: Float, pnb: Float, rank: Float)] = []
+        top.reserveCapacity(width + 1)
         var candidates: [Int] = []
+        let values = logProbs.values
         for t in 0..<logProbs.rows {
             let row = t * C
             candidates.removeAll(keepingCapacity: true)
             var best = 0, bestLp = -Float.infinity
             for c in 0..<C where c != blank {
-                let lp = logProbs.values[row + c]
+                let lp = values[row + c]
                 if lp > bestLp { bestLp = lp; best = c }
                 if lp > symbolLogProbabilityFloor { candidates.append(c) }
             }
             if candidates.isEmpty { candidates.append(best) }
-            let lpBlank = logProbs.values[row + blank]
-            next.removeAll(keepingCapacity: true)
-            func add(_ node: Int, pb: Float = -.infinity, pnb: Float = -.infinity) {
-                let old = next[node] ?? (-.infinity, -.infinity)
-                next[node] = (_logAddExp(old.pb, pb), _logAddExp(old.pnb, pnb))
-            }
+            let lpBlank = values[row + blank]
             for beam in beams {
                 let total = _logAddExp(beam.pb, beam.pnb)
-                add(beam.node, pb: total + lpBlank)
+                next.add(beam.node, frame: t, pb: total + lpBlank)
                 let last = trie.symbol[beam.node]
                 for c in candidates {
-                    let lp = logProbs.values[row + c]
+                    let lp = values[row + c]
                     if c == last {
-                        add(beam.node, pnb: beam.pnb + lp)
-                        add(extend(beam.node, c), pnb: beam.pb + lp)
+                        next.add(beam.node, frame: t, pnb: beam.pnb + lp)
+                        next.add(trie.child(beam.node, c, languageModel), frame: t, pnb: beam.pb + lp)
                     } else {
-                        add(extend(beam.node, c), pnb: total + lp)
+                        next.add(trie.child(beam.node, c, languageModel), frame: t, pnb: total + lp)
                     }
                 }
             }
-            var scored = next.map { (node: $0.key, pb: $0.value.pb, pnb: $0.value.pnb, rank: rank($0.key, $0.value.pb, $0.value.pnb)) }
-            scored.sort { $0.rank > $1.rank || ($0.rank == $1.rank && $0.node < $1.node) }
-            beams = scored.prefix(width).map { ($0.node, $0.pb, $0.pnb) }
+            // The best `width` by rank, ties to the smaller node (a total order: the same beams as
+            // sorting them all), kept sorted best first.
+            top.removeAll(keepingCapacity: true)
+            for node in next.touched {
+                let pb = next.pb[node], pnb = next.pnb[node]
+                let r = trie.rank(node, pb: pb, pnb: pnb, lmWeight: lmWeight, insertionBonus: insertionBonus)
+                if top.count == width, let worst = top.last, !(r > worst.rank || (r == worst.rank && node < worst.node)) {
+                    continue
+                }
+                var i = top.count
+                while i > 0, r > top[i - 1].rank || (r == top[i - 1].rank && node < top[i - 1].node) { i -= 1 }
+                top.insert((node, pb, pnb, r), at: i)
+                if top.count > width { top.removeLast() }
+            }
+            next.touched.removeAll(keepingCapacity: true)
+            beams = top.map { ($0.node, $0.pb, $0.pnb) }
         }
-        var results = beams.map { Hypothesis(symbols: trie.symbols(of: $0.node), score: rank($0.node, $0.pb, $0.pnb)) }
+        var results = beams.map {
+            Hypothesis(symbols: trie.symbols(of: $0.node),
+                       score: trie.rank($0.node, pb: $0.pb, pnb: $0.pnb, lmWeight: lmWeight, insertionBonus: insertionBonus))
+        }
         results.sort { $0.score > $1.score }
         return Array(results.prefix(maxResults))
     }
@@ -101,19 +111,60 @@ struct _PrefixTrie<State> {
     var length: [Int] = [0]
     var lmLogProb: [Float] = [0]
     var lmState: [State?]
-    var children: [Int: Int] = [:]
+    /// Children by `node << 9 | symbol`: open addressing, linear probing, at most half full
+    /// (faster than a Dictionary, whose hashing dominated the search).
+    var slotKeys = [Int](repeating: -1, count: 1024)
+    var slotNodes = [Int](repeating: 0, count: 1024)
+    var slotsUsed = 0
 
     init(rootState: State?) { lmState = [rootState] }
 
-    mutating func child(_ node: Int, _ s: Int, score: (State?) -> (Float, State?)) -> Int {
+    /// The node of prefix `node` + `s`, made (and scored by `languageModel`) if new.
+    @inline(__always)
+    mutating func child<LM: LanguageModel>(_ node: Int, _ s: Int, _ languageModel: LM?) -> Int where LM.State == State {
         let key = node << 9 | s
-        if let c = children[key] { return c }
-        let (lp, st) = score(lmState[node])
+        var i = Self.slot(key, mask: slotKeys.count - 1)
+        while slotKeys[i] != -1 {
+            if slotKeys[i] == key { return slotNodes[i] }
+            i = (i + 1) & (slotKeys.count - 1)
+        }
+        var lp: Float = 0
+        var st: State? = nil
+        if let state = lmState[node], let r = languageModel?.score(s, after: state) {
+            (lp, st) = (r.logProbability, r.next)
+        }
         let id = parent.count
         parent.append(node); symbol.append(s); length.append(length[node] + 1)
         lmLogProb.append(lmLogProb[node] + lp); lmState.append(st)
-        children[key] = id
+        slotKeys[i] = key
+        slotNodes[i] = id
+        slotsUsed += 1
+        if 2 * slotsUsed > slotKeys.count { grow() }
         return id
+    }
+
+    @inline(__always)
+    static func slot(_ key: Int, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    mutating func grow() {
+        let oldKeys = slotKeys, oldNodes = slotNodes
+        let size = 2 * oldKeys.count, mask = size - 1
+        slotKeys = [Int](repeating: -1, count: size)
+        slotNodes = [Int](repeating: 0, count: size)
+        for (k, n) in zip(oldKeys, oldNodes) where k != -1 {
+            var i = Self.slot(k, mask: mask)
+            while slotKeys[i] != -1 { i = (i + 1) & mask }
+            slotKeys[i] = k
+            slotNodes[i] = n
+        }
+    }
+
+    /// A prefix's rank: log(e^pb + e^pnb) + lmWeight · LM log-probability + insertionBonus · length.
+    @inline(__always)
+    func rank(_ node: Int, pb: Float, pnb: Float, lmWeight: Float, insertionBonus: Float) -> Float {
+        _logAddExp(pb, pnb) + lmWeight * lmLogProb[node] + insertionBonus * Float(length[node])
     }
 
     func symbols(of node: Int) -> [Int] {
@@ -121,6 +172,33 @@ struct _PrefixTrie<State> {
         var n = node
         while n > 0 { out.append(symbol[n]); n = parent[n] }
         return out.reversed()
+    }
+}
+
+/// The beams of the next frame while they are collected: scores per trie node (grown with the trie) and
+/// the nodes touched in this frame, in order. Internal.
+struct _NextBeams {
+    var pb: [Float] = []
+    var pnb: [Float] = []
+    var stamp: [Int] = []  // the frame in which a node was last touched
+    var touched: [Int] = []
+
+    @inline(__always)
+    mutating func add(_ node: Int, frame: Int, pb b: Float = -.infinity, pnb nb: Float = -.infinity) {
+        while stamp.count <= node {
+            stamp.append(-1)
+            pb.append(-.infinity)
+            pnb.append(-.infinity)
+        }
+        if stamp[node] != frame {  // first time this frame
+            stamp[node] = frame
+            touched.append(node)
+            pb[node] = b
+            pnb[node] = nb
+            return
+        }
+        pb[node] = _logAddExp(pb[node], b)
+        pnb[node] = _logAddExp(pnb[node], nb)
     }
 }
 

@@ -16,7 +16,7 @@ import Foundation
 public struct RecognitionNetwork: Sendable {
     public let configuration: NetworkConfiguration
     let layers: [BidirectionalLSTM]
-    let headWeights: [Float]  // C × headInput
+    let headWeights: [Float]  // headInput × C (head.weight transposed, for a non-transposed gemm)
     let headBias: [Float]     // C
 
     /// Loads and validates the weights named by `configuration` (checking every tensor's shape).
@@ -48,7 +48,8 @@ public struct RecognitionNetwork: Sendable {
         }
         self.configuration = c
         self.layers = layers
-        self.headWeights = try file.floats("head.weight", shape: [c.numClasses, inSize])
+        self.headWeights = _transposed(try file.floats("head.weight", shape: [c.numClasses, inSize]),
+                                       rows: c.numClasses, columns: inSize)
         self.headBias = try file.floats("head.bias", shape: [c.numClasses])
     }
 
@@ -59,7 +60,7 @@ public struct RecognitionNetwork: Sendable {
 
     /// Runs the network. Returns per-frame log-probabilities (T' × C) for a CTC head, or one row of
     /// class log-probabilities for a classifier head. An input of 0 frames gives 0 rows.
-    /// Complexity: O(T · layers · 4H · (in + H) + T' · C · in_head); scratch is allocated once per call.
+    /// Complexity: O(T · layers · 8H · (in + H) + T' · C · in_head); scratch is allocated once per call.
     public func logProbabilities(_ features: FeatureMatrix) -> FeatureMatrix {
         let c = configuration, H = c.hidden
         precondition(features.columns == c.inputDim, "features have \(features.columns) columns, network expects \(c.inputDim)")
@@ -68,11 +69,11 @@ public struct RecognitionNetwork: Sendable {
         let isClassifier = c.head == "classifier"
         guard T > 0 else { return FeatureMatrix(rows: 0, columns: C) }
         // Two ping-pong activation buffers big enough for T+1 rows of 2H (the +1 row is the reduction pad),
-        // and one gate buffer of T × 4H.
+        // and one gate buffer of T × 8H (both directions).
         let actCount = (T + 1) * max(2 * H, c.inputDim)
         var a = [Float](repeating: 0, count: actCount)
         var b = [Float](repeating: 0, count: actCount)
-        var gates = [Float](repeating: 0, count: T * 4 * H)
+        var gates = [Float](repeating: 0, count: BidirectionalLSTM.gateCount(steps: T, hiddenSize: H))
         a.withUnsafeMutableBufferPointer { ap in ap.baseAddress!.update(from: features.values, count: features.values.count) }
         var width = c.inputDim
         var outRows = 0
@@ -100,7 +101,8 @@ public struct RecognitionNetwork: Sendable {
                         mean.withUnsafeBufferPointer { m in
                             headWeights.withUnsafeBufferPointer { w in
                                 result.withUnsafeMutableBufferPointer { r in
-                                    _BLAS.gemv(m: C, n: width, a: w.baseAddress!, x: m.baseAddress!, beta: 1, y: r.baseAddress!)
+                                    _BLAS.gemvTransposed(rows: width, columns: C, a: w.baseAddress!, x: m.baseAddress!,
+                                                         y: r.baseAddress!)
                                 }
                             }
                         }
@@ -110,8 +112,8 @@ public struct RecognitionNetwork: Sendable {
                         result.withUnsafeMutableBufferPointer { r in
                             for t in 0..<T { (r.baseAddress! + t * C).update(from: headBias, count: C) }
                             headWeights.withUnsafeBufferPointer { w in
-                                _BLAS.gemmTransB(m: T, n: C, k: width, a: src, lda: width, b: w.baseAddress!, ldb: width,
-                                                 beta: 1, c: r.baseAddress!, ldc: C)
+                                _BLAS.gemm(m: T, n: C, k: width, a: src, lda: width, b: w.baseAddress!, ldb: C,
+                                           beta: 1, c: r.baseAddress!, ldc: C)
                             }
                         }
                         outRows = T
