@@ -310,7 +310,8 @@ def main() -> int:
     inks = []  # (set, ink, features)
     for name, path in sets:
         for ink in read_inks(path):
-            inks.append((name, ink, F.ink_features(ink["strokes"], ink["writingAreaHeight"], steps_per_line_height=steps)))
+            inks.append((name, ink, F.ink_features(ink["strokes"], ink["writingAreaHeight"], steps_per_line_height=steps,
+                                                      scheme=cfg["features"]["scheme"])))
     files = [path for _, path in sets]
 
     tmp = tempfile.mkdtemp(prefix="inkrec-side-")

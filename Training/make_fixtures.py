@@ -3,7 +3,7 @@
 
     python3 Training/make_fixtures.py
 
-- Tests/DigitalInkTests/Fixtures/features-golden.json: inks (synthetic edge cases and real UNIPEN
+- Tests/DigitalInkTests/Fixtures/features-golden-<scheme>.json (one per feature scheme): inks (synthetic edge cases and real UNIPEN
   ink) with the features `inkrec_training.features` computes.
 - Tests/DigitalInkTests/Fixtures/tiny-network/: a small randomly initialised network (fixed seed)
   as safetensors + config.json, with inputs and the log-probabilities PyTorch computes
@@ -21,7 +21,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from inkrec_training.features import ink_features  # noqa: E402
+from inkrec_training.features import ink_features, SCHEMES  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "..", "Tests", "DigitalInkTests", "Fixtures")
 
@@ -34,7 +34,7 @@ def ink_json(strokes, writing_area=None):
     return d
 
 
-def feature_cases():
+def feature_cases(scheme):
     cases = []
     rng = np.random.default_rng(7)
     # Edge cases: one point, duplicates, a dot and a line, an empty stroke, a flat line, a writing area.
@@ -42,20 +42,21 @@ def feature_cases():
     cases.append(("duplicates and a dot", [[[0, 0], [0, 0], [10, 0], [10, 0], [10, 20]], [[30, 5]]], None))
     cases.append(("empty stroke", [[], [[0, 0], [4, 3], [8, 0]], []], None))
     cases.append(("horizontal line", [[[0, 10], [100, 10]]], None))
+    cases.append(("equals sign and a long flat line", [[[0, 10], [60, 10]], [[0, 20], [60, 21]], [[80, 15], [400, 16]]], None))
     cases.append(("writing area clamps", [[[0, 0], [3, 40], [6, 0], [9, 40]]], (400.0, 120.0)))
     # A synthetic scribble with fractional (float32-exact) coordinates.
     pts = np.round(np.cumsum(rng.normal(0, 4, size=(60, 2)), axis=0) * 4) / 4
     cases.append(("scribble", [pts[:30].tolist(), pts[30:].tolist()], None))
     # Real ink: the first few UNIPEN words and one text line.
     data = os.path.join(HERE, "..", "..", "shared", "data", "unipen")
-    for name, count in (("words", 3), ("text", 1)):
+    for name, count in (("words", 3), ("text", 2)):
         with gzip.open(os.path.join(data, f"{name}.jsonl.gz"), "rt") as f:
             for _ in range(count):
                 d = json.loads(f.readline())
                 cases.append((f"unipen {d['id']} '{d['label']}'", d["strokes"], None))
     out = []
     for name, strokes, area in cases:
-        feats = ink_features(strokes, area[1] if area else None)
+        feats = ink_features(strokes, area[1] if area else None, scheme=scheme)
         out.append({"name": name, "ink": ink_json(strokes, area), "features": feats.astype(float).tolist()})
     return out
 
@@ -87,8 +88,9 @@ def tiny_networks():
 
 def main():
     os.makedirs(FIXTURES, exist_ok=True)
-    with open(os.path.join(FIXTURES, "features-golden.json"), "w") as f:
-        json.dump({"scheme": "resampled-v1", "cases": feature_cases()}, f)
+    for scheme in SCHEMES:  # features-golden-resampled-v1.json, features-golden-resampled-v2.json
+        with open(os.path.join(FIXTURES, f"features-golden-{scheme}.json"), "w") as f:
+            json.dump({"scheme": scheme, "cases": feature_cases(scheme)}, f)
     tiny_networks()
     print("fixtures written to", os.path.normpath(FIXTURES))
 

@@ -32,7 +32,9 @@ from safetensors.torch import load_file, save_file
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from inkrec_training import shapes  # noqa: E402
-from inkrec_training.features import FEATURE_DIM, FEATURE_SCHEME, ink_features  # noqa: E402
+from inkrec_training.features import FEATURE_DIM, SCHEME_V1, ink_features  # noqa: E402
+
+FEATURE_SCHEME = SCHEME_V1  # the shapes model keeps the v1 line-height floor (a quarter of the width)
 from inkrec_training.model import InkRecNet  # noqa: E402
 import export  # noqa: E402
 
@@ -42,7 +44,7 @@ FIXTURES = os.path.join(ROOT, "Tests", "DigitalInkTests", "Fixtures")
 
 
 def featurize(inks, steps):
-    feats = [ink_features(ink.stroke_lists(), steps_per_line_height=steps) for ink in inks]
+    feats = [ink_features(ink.stroke_lists(), steps_per_line_height=steps, scheme=FEATURE_SCHEME) for ink in inks]
     targets = np.stack([ink.target for ink in inks]).astype(np.float32)
     amb = np.array([ink.ambiguous for ink in inks])
     labels = np.array([shapes.CLASS_INDEX[ink.label] for ink in inks])
@@ -373,8 +375,8 @@ def evaluate_and_export(args, model, state, data):
             for k in range(8):
                 r = np.roll(loop, -(k * len(loop)) // 8, axis=0)
                 r = np.concatenate([r, r[:1]])
-                inks += [ink_features([r.tolist()], steps_per_line_height=args.steps_per_line_height),
-                         ink_features([r[::-1].tolist()], steps_per_line_height=args.steps_per_line_height)]
+                inks += [ink_features([r.tolist()], steps_per_line_height=args.steps_per_line_height, scheme=FEATURE_SCHEME),
+                         ink_features([r[::-1].tolist()], steps_per_line_height=args.steps_per_line_height, scheme=FEATURE_SCHEME)]
             pr = torch.softmax(logits_of(model, inks) / T, -1).numpy()
             x = min(max((rho - 0.5) / 0.5, 0.0), 1.0)
             sweep.append({"aspect": aspect, "rho": rho, "target_rect": 1 - x * x * (3 - 2 * x),
@@ -423,7 +425,7 @@ def evaluate_and_export(args, model, state, data):
             continue
         seen.add(label)
         strokes = [[[float(np.float32(round(p[0], 2))), float(np.float32(round(p[1], 2))), p[2]] for p in s] for s in strokes]
-        feats = ink_features(strokes, steps_per_line_height=args.steps_per_line_height)
+        feats = ink_features(strokes, steps_per_line_height=args.steps_per_line_height, scheme=FEATURE_SCHEME)
         with torch.no_grad():
             lp, _ = shipped(torch.from_numpy(feats)[None], torch.tensor([len(feats)]))
         cases.append({"label": label,

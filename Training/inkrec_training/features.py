@@ -1,14 +1,22 @@
 """Ink preprocessing and feature extraction: the reference implementation.
 
 The Swift engine (`Sources/DigitalInk/Preprocessing/`) implements exactly the same
-steps; golden fixtures (`Tests/Fixtures/features-golden.json`) pin the two together.
+steps; golden fixtures (`Tests/DigitalInkTests/Fixtures/features-golden-<scheme>.json`) pin the two together.
 All arithmetic is done in float64; the features are returned as float32.
 
-Feature scheme ``resampled-v1``
--------------------------------
+Feature schemes ``resampled-v2`` (text models) and ``resampled-v1`` (the shapes model)
+------------------------------------------------------------------------------------
+The two differ only in the floor of the line-height estimate (step 2).
+
 1. Empty strokes are dropped. An ink without points has no features (shape ``(0, 4)``).
 2. Line height ``h``.  ``est = q95(y) - q05(y)`` over all raw points (quantiles with
-   linear interpolation, numpy's default), floored by ``0.25 * (q95(x) - q05(x))``.
+   linear interpolation, numpy's default), floored
+   - v1: by ``0.25 * (q95(x) - q05(x))``, a quarter of the ink's width. This is right for a
+     shape (a horizontal line still gets a scale) and wrong for text: a line of text 20 line
+     heights wide would be normalized as if it were 5 line heights tall.
+   - v2: by ``0.1 * median(stroke widths)``, a tenth of the median over strokes of
+     ``max(x) - min(x)`` of the stroke's raw points. A dash or an equals sign still gets a
+     scale; the width of a line of text does not matter.
    With a writing area of height ``H`` the estimate is clamped to ``[0.3 H, 0.8 H]``
    (the writing area holds one line of text, whose ink covers part of its height).
    If ``h`` is not positive (all points equal) ``h = 1``.
@@ -34,14 +42,18 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-FEATURE_SCHEME = "resampled-v1"
+SCHEME_V1 = "resampled-v1"
+SCHEME_V2 = "resampled-v2"
+SCHEMES = (SCHEME_V1, SCHEME_V2)
+FEATURE_SCHEME = SCHEME_V2  # the text models' scheme; the shapes model uses SCHEME_V1
 FEATURE_DIM = 4
 STEPS_PER_LINE_HEIGHT = 4.0
 JUMP_CLIP = 5.0
 YREL_CLIP = 2.0
 WRITING_AREA_MIN = 0.3
 WRITING_AREA_MAX = 0.8
-WIDTH_FLOOR = 0.25
+WIDTH_FLOOR = 0.25         # v1: of the ink's width
+STROKE_WIDTH_FLOOR = 0.1   # v2: of the median stroke width
 
 
 def quantile(values: np.ndarray, q: float) -> float:
@@ -57,9 +69,16 @@ def quantile(values: np.ndarray, q: float) -> float:
     return float(v[lo] + (v[hi] - v[lo]) * frac)
 
 
-def line_height(xs: np.ndarray, ys: np.ndarray, writing_area_height: Optional[float] = None) -> float:
+def line_height(xs: np.ndarray, ys: np.ndarray, writing_area_height: Optional[float] = None,
+                stroke_widths: Optional[Sequence[float]] = None, scheme: str = FEATURE_SCHEME) -> float:
+    """``stroke_widths`` (v2 only): ``max(x) - min(x)`` of every non-empty stroke."""
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown feature scheme {scheme}")
     est = quantile(ys, 0.95) - quantile(ys, 0.05)
-    est = max(est, WIDTH_FLOOR * (quantile(xs, 0.95) - quantile(xs, 0.05)))
+    if scheme == SCHEME_V1:
+        est = max(est, WIDTH_FLOOR * (quantile(xs, 0.95) - quantile(xs, 0.05)))
+    else:
+        est = max(est, STROKE_WIDTH_FLOOR * quantile(np.asarray(stroke_widths, dtype=np.float64), 0.5))
     if writing_area_height is not None and writing_area_height > 0:
         est = min(max(est, WRITING_AREA_MIN * writing_area_height), WRITING_AREA_MAX * writing_area_height)
     if not (est > 0):
@@ -90,17 +109,20 @@ def resample_stroke(pts: np.ndarray, spacing: float) -> np.ndarray:
 
 def ink_features(strokes: Sequence[Sequence[Sequence[float]]],
                  writing_area_height: Optional[float] = None,
-                 steps_per_line_height: float = STEPS_PER_LINE_HEIGHT) -> np.ndarray:
+                 steps_per_line_height: float = STEPS_PER_LINE_HEIGHT,
+                 scheme: str = FEATURE_SCHEME) -> np.ndarray:
     """Features for one ink: ``strokes`` is a list of strokes, each a list of ``[x, y(, t)]``.
 
-    ``steps_per_line_height`` comes from a model's ``config.json`` (``features.stepsPerLineHeight``).
+    ``steps_per_line_height`` and ``scheme`` come from a model's ``config.json``
+    (``features.stepsPerLineHeight``, ``features.scheme``).
     """
     arrays = [np.asarray([[p[0], p[1]] for p in s], dtype=np.float64) for s in strokes if len(s) > 0]
     if not arrays:
         return np.zeros((0, FEATURE_DIM), dtype=np.float32)
     allp = np.concatenate(arrays, axis=0)
     xs, ys = allp[:, 0], allp[:, 1]
-    h = line_height(xs, ys, writing_area_height)
+    widths = [float(a[:, 0].max() - a[:, 0].min()) for a in arrays]
+    h = line_height(xs, ys, writing_area_height, widths, scheme)
     s = h / steps_per_line_height
     c = (quantile(ys, 0.05) + quantile(ys, 0.95)) / 2.0
     rows = []

@@ -7,7 +7,9 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training.features import ink_features, resample_stroke, quantile  # noqa: E402
+import pytest  # noqa: E402
+
+from inkrec_training.features import ink_features, resample_stroke, quantile, SCHEMES  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "..", "..", "Tests", "DigitalInkTests", "Fixtures")
 
@@ -16,14 +18,15 @@ def strokes_of(ink):
     return [[[p["x"], p["y"]] for p in s["points"]] for s in ink["strokes"]]
 
 
-def test_golden_features():
-    with open(os.path.join(FIXTURES, "features-golden.json")) as f:
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_golden_features(scheme):
+    with open(os.path.join(FIXTURES, f"features-golden-{scheme}.json")) as f:
         golden = json.load(f)
-    assert golden["scheme"] == "resampled-v1"
+    assert golden["scheme"] == scheme
     assert len(golden["cases"]) >= 8
     for case in golden["cases"]:
         area = case["ink"].get("writingArea")
-        feats = ink_features(strokes_of(case["ink"]), area["height"] if area else None)
+        feats = ink_features(strokes_of(case["ink"]), area["height"] if area else None, scheme=scheme)
         expected = np.asarray(case["features"], dtype=np.float32).reshape(-1, 4)
         assert feats.shape == expected.shape, case["name"]
         np.testing.assert_allclose(feats, expected, atol=1e-5, err_msg=case["name"])
@@ -56,3 +59,23 @@ def test_features_are_translation_and_scale_invariant():
     a = ink_features([s.tolist() for s in strokes])
     b = ink_features([(s * 2.5 + 100).tolist() for s in strokes])
     np.testing.assert_allclose(a, b, atol=1e-4)
+
+
+def test_v2_scale_does_not_depend_on_the_length_of_a_line():
+    """The same word written once and three times on a line gets the same feature scale under v2
+    (v1 floors the line height by a quarter of the width, which shrinks a long line's features)."""
+    rng = np.random.default_rng(3)
+    word = [np.cumsum(rng.normal(0, 3, size=(40, 2)), axis=0) for _ in range(2)]
+    w = max(s[:, 0].max() for s in word) - min(s[:, 0].min() for s in word)
+    line = [s + np.array([k * (w + 15.0), 0.0]) for k in range(3) for s in word]
+    one = ink_features([s.tolist() for s in word], scheme="resampled-v2")
+    three = ink_features([s.tolist() for s in line], scheme="resampled-v2")
+    np.testing.assert_allclose(three[: len(one), 3], one[:, 3], atol=1e-4)  # same y_rel scale
+    assert len(three) >= 3 * len(one) - 3
+    v1 = ink_features([s.tolist() for s in line], scheme="resampled-v1")
+    assert len(v1) < len(three)
+
+
+def test_unknown_scheme_is_rejected():
+    with pytest.raises(ValueError):
+        ink_features([[[0, 0], [1, 1]]], scheme="bezier-v9")

@@ -50,6 +50,7 @@ def test_shipped_model_golden():
     assert len(g["cases"]) >= 3
     for case in g["cases"]:
         strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in case["ink"]["strokes"]]
-        feats = ink_features(strokes, steps_per_line_height=cfg["features"]["stepsPerLineHeight"])
+        feats = ink_features(strokes, steps_per_line_height=cfg["features"]["stepsPerLineHeight"],
+                             scheme=cfg["features"]["scheme"])
         np.testing.assert_allclose(feats, np.asarray(case["features"], dtype=np.float32), atol=1e-5)
         np.testing.assert_allclose(run(model, feats), np.asarray(case["logProbs"]), atol=1e-4)

@@ -11,7 +11,7 @@ from safetensors.torch import load_file
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from inkrec_training import shapes  # noqa: E402
-from inkrec_training.features import ink_features  # noqa: E402
+from inkrec_training.features import ink_features, SCHEME_V1  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "..", "..", "Tests", "DigitalInkTests", "Fixtures")
@@ -44,7 +44,7 @@ def test_every_class_is_drawn_deterministically_with_usable_features():
             assert abs(x.target.sum() - 1) < 1e-9
             for s in x.strokes:
                 assert np.all(np.diff(s[:, 2]) >= 0)  # timestamps never decrease
-            f = ink_features(x.stroke_lists(), steps_per_line_height=8.0)
+            f = ink_features(x.stroke_lists(), steps_per_line_height=8.0, scheme=SCHEME_V1)
             assert 6 <= len(f) <= 400 and np.isfinite(f).all()
     c = shapes.make_dataset("val", 9, seed=4)
     assert any(not np.array_equal(x.strokes[0], y.strokes[0]) for x, y in zip(a, c))
@@ -73,7 +73,8 @@ def test_shapes_model_golden():
     assert len(g["cases"]) >= 3
     for case in g["cases"]:
         strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in case["ink"]["strokes"]]
-        feats = ink_features(strokes, steps_per_line_height=cfg["features"]["stepsPerLineHeight"])
+        feats = ink_features(strokes, steps_per_line_height=cfg["features"]["stepsPerLineHeight"],
+                             scheme=cfg["features"]["scheme"])
         np.testing.assert_allclose(feats, np.asarray(case["features"], dtype=np.float32), atol=1e-5)
         with torch.no_grad():
             lp, _ = model(torch.from_numpy(feats)[None], torch.tensor([len(feats)]))

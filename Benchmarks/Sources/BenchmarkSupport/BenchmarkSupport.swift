@@ -125,9 +125,7 @@ public struct Pipeline: Sendable {
     public init(modelDirectory: URL = BenchPaths.modelDirectory) throws {
         let config = try ModelConfiguration.load(from: modelDirectory.appendingPathComponent("config.json"))
         configuration = config
-        var fx = FeatureExtractor()
-        fx.stepsPerLineHeight = config.features.stepsPerLineHeight
-        extractor = fx
+        extractor = FeatureExtractor(config.features)
         network = try RecognitionNetwork(configuration: config.network,
                                          weightsURL: modelDirectory.appendingPathComponent(config.network.weights))
         if let lm = config.decoder?.languageModel {

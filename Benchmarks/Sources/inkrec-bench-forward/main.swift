@@ -68,8 +68,7 @@ let decoder = CTCPrefixBeamSearch(beamWidth: config.decoder?.beamWidth ?? 16,
                                   lmWeight: languageModel == nil ? 0 : config.decoder?.lmWeight ?? 0,
                                   insertionBonus: languageModel == nil ? 0 : config.decoder?.insertionBonus ?? 0,
                                   blank: config.blankIndex ?? 0)
-var extractor = FeatureExtractor()
-extractor.stepsPerLineHeight = config.features.stepsPerLineHeight
+let extractor = FeatureExtractor(config.features)
 
 var dump = Data()
 var records: [[String: Any]] = []

@@ -1,12 +1,16 @@
-/// Turns an ``Ink`` into the network's input features (scheme `resampled-v1`).
+/// Turns an ``Ink`` into the network's input features (schemes `resampled-v2` and `resampled-v1`).
 ///
 /// The reference implementation is `Training/inkrec_training/features.py`; golden fixtures pin the
 /// two together. All arithmetic is in `Double`; features are stored as `Float`.
 ///
 /// 1. Empty strokes are dropped; an ink without points has no features.
-/// 2. Line height `h`: `q95(y) - q05(y)` over all points (linear-interpolation quantiles), floored by
-///    `0.25 * (q95(x) - q05(x))`; with a writing area of height `H`, clamped to `[0.3 H, 0.8 H]`;
-///    `1` if not positive.
+/// 2. Line height `h`: `q95(y) - q05(y)` over all points (linear-interpolation quantiles), floored
+///    - `resampled-v2` (text models): by `0.1 × median stroke width`, the median over strokes of
+///      `max(x) - min(x)`, so that a dash still gets a scale while the length of a line of text
+///      does not change it;
+///    - `resampled-v1` (the shapes model): by `0.25 * (q95(x) - q05(x))`, a quarter of the ink's width;
+///
+///    then, with a writing area of height `H`, clamped to `[0.3 H, 0.8 H]`; `1` if not positive.
 /// 3. Every stroke is resampled at equal arc-length spacing `s = h / 4`: consecutive duplicate points
 ///    removed, `n = max(1, round(L / s))` segments (round half to even), `n + 1` points, both ends kept.
 /// 4. Four features per resampled point: `[dx, dy, penUp, yRel]` — inside a stroke the step from the
@@ -16,18 +20,31 @@
 ///
 /// Complexity: O(P log P) for P points (the quantiles sort the coordinates).
 public struct FeatureExtractor: Sendable, Hashable {
-    /// The only scheme this version implements.
-    public static let scheme = "resampled-v1"
+    /// A feature scheme, as `config.json` names it (`features.scheme`).
+    public enum Scheme: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Line height floored by a quarter of the ink's width (shapes).
+        case resampledV1 = "resampled-v1"
+        /// Line height floored by a tenth of the median stroke width (text).
+        case resampledV2 = "resampled-v2"
+    }
+
     public static let featureDimension = 4
 
+    public var scheme: Scheme = .resampledV2
     public var stepsPerLineHeight: Double = 4
     public var jumpClip: Double = 5
     public var yRelClip: Double = 2
     public var writingAreaMin: Double = 0.3
     public var writingAreaMax: Double = 0.8
+    /// `resampled-v1`: the line height is at least this fraction of the ink's width.
     public var widthFloor: Double = 0.25
+    /// `resampled-v2`: the line height is at least this fraction of the median stroke width.
+    public var strokeWidthFloor: Double = 0.1
 
-    public init() {}
+    public init(scheme: Scheme = .resampledV2, stepsPerLineHeight: Double = 4) {
+        self.scheme = scheme
+        self.stepsPerLineHeight = stepsPerLineHeight
+    }
 
     /// The features of `ink`, one row of ``featureDimension`` values per resampled point.
     public func features(for ink: Ink, writingArea: WritingArea? = nil) -> FeatureMatrix {
@@ -35,17 +52,26 @@ public struct FeatureExtractor: Sendable, Hashable {
         guard !strokes.isEmpty else { return FeatureMatrix(rows: 0, columns: Self.featureDimension) }
         var xs: [Double] = []
         var ys: [Double] = []
+        var widths: [Double] = []
         xs.reserveCapacity(ink.pointCount)
         ys.reserveCapacity(ink.pointCount)
+        widths.reserveCapacity(strokes.count)
         for stroke in strokes {
+            var lo = Double.infinity, hi = -Double.infinity
             for p in stroke.points {
-                xs.append(Double(p.x))
+                let x = Double(p.x)
+                xs.append(x)
                 ys.append(Double(p.y))
+                lo = min(lo, x)
+                hi = max(hi, x)
             }
+            widths.append(hi - lo)
         }
         xs.sort()
         ys.sort()
-        let h = lineHeight(sortedX: xs, sortedY: ys, writingAreaHeight: writingArea.map { Double($0.height) })
+        widths.sort()
+        let h = lineHeight(sortedX: xs, sortedY: ys, sortedStrokeWidths: widths,
+                           writingAreaHeight: writingArea.map { Double($0.height) })
         let s = h / stepsPerLineHeight
         let c = (Self.quantile(sorted: ys, 0.05) + Self.quantile(sorted: ys, 0.95)) / 2
 
@@ -75,9 +101,15 @@ public struct FeatureExtractor: Sendable, Hashable {
     }
 
     /// The line height used to normalize an ink (see the type's description).
-    func lineHeight(sortedX: [Double], sortedY: [Double], writingAreaHeight: Double?) -> Double {
+    func lineHeight(sortedX: [Double], sortedY: [Double], sortedStrokeWidths: [Double],
+                    writingAreaHeight: Double?) -> Double {
         var est = Self.quantile(sorted: sortedY, 0.95) - Self.quantile(sorted: sortedY, 0.05)
-        est = max(est, widthFloor * (Self.quantile(sorted: sortedX, 0.95) - Self.quantile(sorted: sortedX, 0.05)))
+        switch scheme {
+        case .resampledV1:
+            est = max(est, widthFloor * (Self.quantile(sorted: sortedX, 0.95) - Self.quantile(sorted: sortedX, 0.05)))
+        case .resampledV2:
+            est = max(est, strokeWidthFloor * Self.quantile(sorted: sortedStrokeWidths, 0.5))
+        }
         if let H = writingAreaHeight, H > 0 {
             est = min(max(est, writingAreaMin * H), writingAreaMax * H)
         }

@@ -18,9 +18,7 @@ struct LoadedModel: Sendable {
         let config = try ModelConfiguration.load(from: directory.appendingPathComponent("config.json"))
         self.directory = directory
         self.configuration = config
-        var fx = FeatureExtractor()
-        fx.stepsPerLineHeight = config.features.stepsPerLineHeight
-        self.features = fx
+        self.features = FeatureExtractor(config.features)
         self.network = try RecognitionNetwork(configuration: config.network,
                                               weightsURL: directory.appendingPathComponent(config.network.weights))
         if config.kind == "text" {

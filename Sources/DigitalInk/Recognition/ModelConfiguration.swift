@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```json
 /// {"formatVersion": 1, "identifier": "en-US", "kind": "text",
-///  "features": {"scheme": "resampled-v1", "stepsPerLineHeight": 4},
+///  "features": {"scheme": "resampled-v2", "stepsPerLineHeight": 4},
 ///  "network": {"weights": "weights.safetensors", "inputDim": 4, "hidden": 96, "layers": 3,
 ///              "numClasses": 166, "reduceAfter": 1, "head": "ctc"},
 ///  "labels": [" ", "!", ...], "blankIndex": 0,
@@ -14,6 +14,7 @@ import Foundation
 /// they name classes 0... and there is no blank and no decoder.
 public struct ModelConfiguration: Sendable, Hashable, Codable {
     public struct Features: Sendable, Hashable, Codable {
+        /// A ``FeatureExtractor/Scheme`` raw value: `resampled-v2` (text) or `resampled-v1` (shapes).
         public var scheme: String
         public var stepsPerLineHeight: Double
     }
@@ -56,7 +57,9 @@ public struct ModelConfiguration: Sendable, Hashable, Codable {
     func validate(file: String) throws(DigitalInkError) {
         func bad(_ r: String) -> DigitalInkError { .modelCorrupt(file: file, reason: r) }
         guard formatVersion == Self.supportedFormatVersion else { throw bad("formatVersion \(formatVersion) is not supported") }
-        guard features.scheme == FeatureExtractor.scheme else { throw bad("feature scheme \(features.scheme) is not supported") }
+        guard FeatureExtractor.Scheme(rawValue: features.scheme) != nil else {
+            throw bad("feature scheme \(features.scheme) is not supported (\(FeatureExtractor.Scheme.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
         guard features.stepsPerLineHeight > 0, features.stepsPerLineHeight.isFinite else { throw bad("features.stepsPerLineHeight must be positive") }
         guard network.inputDim == FeatureExtractor.featureDimension else { throw bad("network.inputDim must be \(FeatureExtractor.featureDimension)") }
         switch kind {
@@ -74,5 +77,14 @@ public struct ModelConfiguration: Sendable, Hashable, Codable {
         default:
             throw bad("unknown kind \(kind)")
         }
+    }
+}
+
+extension FeatureExtractor {
+    /// The feature extractor a model's configuration asks for. An unknown scheme name (which
+    /// ``ModelConfiguration/load(from:)`` rejects) falls back to `resampled-v2`.
+    public init(_ features: ModelConfiguration.Features) {
+        self.init(scheme: Scheme(rawValue: features.scheme) ?? .resampledV2,
+                  stepsPerLineHeight: features.stepsPerLineHeight)
     }
 }
