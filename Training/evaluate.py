@@ -201,6 +201,8 @@ Reproduce: `python3 Training/evaluate.py --model {os.path.relpath(args.model, RO
 """
     with open(os.path.join(args.model, "MODEL_CARD.md"), "w") as f:
         f.write(text)
+    from export import write_manifest  # the card is one of the model's files: sizes and SHA-256 again
+    write_manifest(os.path.dirname(os.path.abspath(args.model)))
 
 
 def lm_order(model_dir):

@@ -29,8 +29,10 @@ struct Models: AsyncParsableCommand {
                     let aliases = m.aliases.isEmpty ? "" : " (\(m.aliases.map(\.languageTag).joined(separator: ", ")))"
                     print("\(m.identifier)\(aliases)  \(m.kind)  v\(m.version)  \(byteCount(m.totalSize))  \(m.license)  \(state)")
                 }
-            } catch let e as DigitalInkError {
-                throw fail(e)
+            } catch let e as ExitCode {
+                throw e
+            } catch {
+                throw fail(error)
             }
         }
     }
@@ -58,8 +60,10 @@ struct Models: AsyncParsableCommand {
                 if tty { FileHandle.standardError.write(Data("\n".utf8)) }
                 let installed = try await download.wait()
                 print("installed \(installed.model.modelIdentifier.languageTag) \(installed.version) in \(installed.modelDirectory.path)")
-            } catch let e as DigitalInkError {
-                throw fail(e)
+            } catch let e as ExitCode {
+                throw e
+            } catch {
+                throw fail(error)
             }
         }
     }
@@ -74,8 +78,10 @@ struct Models: AsyncParsableCommand {
                 let model = try options.model(in: try await manager.fetchManifest())
                 try await manager.deleteDownloadedModel(model)
                 print("deleted \(model.modelIdentifier.languageTag)")
-            } catch let e as DigitalInkError {
-                throw fail(e)
+            } catch let e as ExitCode {
+                throw e
+            } catch {
+                throw fail(error)
             }
         }
     }
@@ -93,8 +99,10 @@ struct Models: AsyncParsableCommand {
                 for m in installed.sorted(by: { $0.model.modelIdentifier < $1.model.modelIdentifier }) {
                     print("\(m.model.modelIdentifier.languageTag)  v\(m.version)  \(byteCount(m.sizeInBytes))  \(m.modelDirectory.path)")
                 }
-            } catch let e as DigitalInkError {
-                throw fail(e)
+            } catch let e as ExitCode {
+                throw e
+            } catch {
+                throw fail(error)
             }
         }
     }

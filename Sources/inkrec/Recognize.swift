@@ -113,7 +113,7 @@ struct Recognize: AsyncParsableCommand {
     func output(file: String, id: String?, result: DigitalInkRecognitionResult) {
         switch format {
         case .json:
-            var o: [String: Any] = ["file": file, "candidates": result.candidates.map { ["text": $0.text, "score": Double($0.score)] }]
+            var o: [String: Any] = ["file": file, "candidates": result.candidates.map(Self.candidateObject)]
             if let id { o["id"] = id }
             print(Self.jsonLine(o))
         case .text:
@@ -125,7 +125,9 @@ struct Recognize: AsyncParsableCommand {
         }
     }
 
-    /// Batch mode: lines are recognized concurrently in windows, and printed in input order, flushed.
+    /// Batch mode: lines are recognized concurrently (at most `2 × cores` at a time) and written in
+    /// input order, each as soon as it and the lines before it are done, so a program that writes one
+    /// line and waits for its answer is answered. Input is read on a thread of its own.
     func runBatch(_ path: String, _ recognizer: DigitalInkRecognizer) async throws {
         let reader: InkBatchReader
         do {
@@ -134,40 +136,53 @@ struct Recognize: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        let window = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
-        var pending: [(line: Int, doc: Result<InkDocument, DigitalInkError>)] = []
-        func flush() async {
-            let results = await withTaskGroup(of: (Int, String).self) { group in
-                for (i, item) in pending.enumerated() {
-                    group.addTask {
-                        switch item.doc {
-                        case .failure(let e):
-                            return (i, Self.jsonLine(["error": "\(e)", "line": item.line]))
-                        case .success(let doc):
-                            var o: [String: Any] = [:]
-                            if let id = doc.id { o["id"] = id }
-                            do {
-                                let r = try await recognizer.recognize(doc.ink, context: self.context(for: doc))
-                                o["candidates"] = r.candidates.map { ["text": $0.text, "score": Double($0.score)] }
-                            } catch {
-                                o["error"] = "\(error)"
-                            }
-                            return (i, Self.jsonLine(o))
-                        }
-                    }
-                }
-                var out = [String](repeating: "", count: pending.count)
-                for await (i, s) in group { out[i] = s }
-                return out
+        let (entries, entryInput) = AsyncStream<InkBatchReader.Entry>.makeStream(bufferingPolicy: .bufferingNewest(1 << 16))
+        let readerThread = Thread {
+            for entry in reader { entryInput.yield(entry) }
+            entryInput.finish()
+        }
+        readerThread.start()
+
+        let (answers, answerInput) = AsyncStream<Task<String, Never>>.makeStream()
+        let writer = Task {
+            for await answer in answers {
+                FileHandle.standardOutput.write(Data((await answer.value + "\n").utf8))
             }
-            for line in results { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-            pending.removeAll()
         }
-        for entry in reader {
-            pending.append((entry.line, entry.result))
-            if pending.count >= window { await flush() }
+        let window = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
+        var inFlight: [Task<String, Never>] = []
+        for await entry in entries {
+            if inFlight.count >= window { _ = await inFlight.removeFirst().value }
+            let answer = Task { await self.answer(entry, recognizer) }
+            inFlight.append(answer)
+            answerInput.yield(answer)
         }
-        await flush()
+        answerInput.finish()
+        await writer.value
+    }
+
+    /// The output line for one batch entry.
+    func answer(_ entry: InkBatchReader.Entry, _ recognizer: DigitalInkRecognizer) async -> String {
+        switch entry.result {
+        case .failure(let e):
+            return Self.jsonLine(["error": "\(e)", "line": entry.line])
+        case .success(let doc):
+            var o: [String: Any] = [:]
+            if let id = doc.id { o["id"] = id }
+            do {
+                let r = try await recognizer.recognize(doc.ink, context: context(for: doc))
+                o["candidates"] = r.candidates.map(Self.candidateObject)
+            } catch {
+                o["error"] = "\(error)"
+                o["line"] = entry.line
+            }
+            return Self.jsonLine(o)
+        }
+    }
+
+    /// `{"text": ..., "score": ...}` with the score's shortest `Float` form (-1.2, not -1.2000000476837158).
+    static func candidateObject(_ c: DigitalInkRecognitionCandidate) -> [String: Any] {
+        ["text": c.text, "score": Double("\(c.score)") ?? Double(c.score)]
     }
 
     static func jsonLine(_ object: [String: Any]) -> String {

@@ -20,6 +20,10 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: "Size of the writing area to draw, WIDTHxHEIGHT (default: the file's, if any).")
     var writingArea: String?
 
+    func validate() throws {
+        if let w = writingArea, Recognize.parseArea(w) == nil { throw ValidationError("--writing-area must look like 600x120") }
+    }
+
     func run() throws {
         let doc: InkDocument
         do { doc = try InkDocument.read(contentsOf: URL(fileURLWithPath: file)) } catch { throw fail(error) }

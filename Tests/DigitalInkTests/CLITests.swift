@@ -63,6 +63,26 @@ final class ErrorCollector: @unchecked Sendable {
     }
 }
 
+/// Reads one line (up to "\n") from a pipe on a thread of its own, then signals `done`.
+final class PipeLineReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes = Data()
+    var line: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+
+    init(_ handle: FileHandle, done: DispatchSemaphore) {
+        Thread {
+            var got = Data()
+            while true {
+                let b = handle.readData(ofLength: 1)
+                if b.isEmpty || b == Data("\n".utf8) { break }
+                got.append(b)
+            }
+            self.lock.withLock { self.bytes = got }
+            done.signal()
+        }.start()
+    }
+}
+
 @Suite("inkrec, the command-line tool", .serialized)
 struct CLITests {
     let storage: String
@@ -133,13 +153,21 @@ struct CLITests {
         try Data("{\"strokes\": [{\"points\": [{\"x\": 1,\n \"y\": \"a\"}]}]}".utf8).write(to: bad)
         let malformed = try CLI.run(["recognize", bad.path, "--storage", storage])
         #expect(malformed.status != 0)
-        #expect(malformed.stderr.contains("bad.json"))
+        #expect(malformed.stderr.contains("bad.json:2"), "\(malformed.stderr)")  // the file and the line
         #expect(malformed.stderr.contains("strokes[0].points[0].y"))
         let language = try CLI.run(["recognize", "Samples/hello.json", "--language", "tlh", "--storage", storage])
         #expect(language.status != 0)
         #expect(language.stderr.contains("tlh"))
         let option = try CLI.run(["recognize", "Samples/hello.json", "--writing-area", "wide"])
         #expect(option.status != 0)
+        let noModel = try CLI.run(["recognize", "Samples/hello.json", "--model-directory", dir.appendingPathComponent("no-model").path])
+        #expect(noModel.status == 1)
+        #expect(noModel.stderr.contains("error:"))
+        let modelsLanguage = try CLI.run(["models", "download", "--language", "tlh", "--storage", storage])
+        #expect(modelsLanguage.status == 1, "\(modelsLanguage.stderr)")
+        #expect(modelsLanguage.stderr.contains("tlh"))
+        let render = try CLI.run(["render", "Samples/hello.json", "-o", dir.appendingPathComponent("x.svg").path, "--writing-area", "wide"])
+        #expect(render.status != 0)
     }
 
     @Test("batch: 1,000 inks in one run, in order, ids echoed, a bad line reported and skipped")
@@ -184,6 +212,39 @@ struct CLITests {
         #expect(out.count == 2)
         #expect(out[0].contains("\"candidates\""))
         #expect(out[1].contains("\"error\""))
+    }
+
+    @Test("batch from standard input answers each line before the next is written")
+    func batchStdinInteractive() throws {
+        var doc = try sample("hello.json")
+        let p = Process()
+        p.executableURL = CLI.executable
+        p.arguments = ["recognize", "--batch", "-", "--storage", storage, "--max-results", "1"]
+        p.currentDirectoryURL = CLI.packageRoot
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = errors
+        try p.run()
+        _ = ErrorCollector(errors.fileHandleForReading)
+        defer { if p.isRunning { p.terminate() } }
+        // Reads one line of output, or gives up after 60 s (the pipe stays open: a tool that waited
+        // for more input or for end of file before answering would time out here).
+        func answer() -> String? {
+            let got = DispatchSemaphore(value: 0)
+            let box = PipeLineReader(output.fileHandleForReading, done: got)
+            return got.wait(timeout: .now() + 60) == .success ? box.line : nil
+        }
+        for i in 0..<2 {
+            doc.id = "interactive-\(i)"
+            input.fileHandleForWriting.write(try doc.jsonData() + Data("\n".utf8))
+            let line = answer()
+            #expect(line?.contains("\"interactive-\(i)\"") == true, "no answer to line \(i + 1) while the input stayed open")
+            if line == nil { return }
+        }
+        try input.fileHandleForWriting.close()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
     }
 
     @Test("models list, download, status, delete")

@@ -53,6 +53,21 @@ struct ModelLoadingTests {
         #expect(throws: DigitalInkError.self) { try LoadedModel(directory: dir) }
     }
 
+    @Test("a shape whose byte size overflows is refused, not a crash")
+    func overflowingShape() throws {
+        // count = 2^61 elements of 4 bytes: the element count fits in Int, the byte size does not.
+        let header = #"{"w":{"dtype":"F32","shape":[2305843009213693952],"data_offsets":[0,0]}}"#
+        var data = Data()
+        var length = UInt64(header.utf8.count).littleEndian
+        withUnsafeBytes(of: &length) { data.append(contentsOf: $0) }
+        data.append(contentsOf: header.utf8)
+        do { _ = try SafeTensorsFile(data: data, name: "w.safetensors"); Issue.record("accepted an overflowing shape") } catch {
+            guard case .modelCorrupt(let file, let reason) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(file == "w.safetensors")
+            #expect(reason.contains("w"))
+        }
+    }
+
     @Test("garbage instead of weights, and an empty file")
     func garbage() throws {
         let dir = try makeTinyModelDirectory()

@@ -103,4 +103,22 @@ struct ModelManagerIdentifierTests {
         #expect(model == DigitalInkRecognitionModel(modelIdentifier: try Identifier(languageTag: "en-us")))
         #expect(model.description == "en-US")
     }
+
+    @Test func embeddedManifestMatchingAndAllIdentifiers() throws {
+        #expect(try Identifier.from(languageTag: "en-GB")?.languageTag == "en-US")
+        #expect(try Identifier.from(languageTag: "en")?.languageTag == "en-US")
+        #expect(try Identifier.from(languageTag: "ja") == nil)
+        let all = Identifier.allModelIdentifiers()
+        #expect(all.contains(.shapes))
+        #expect(all.contains(try Identifier(languageTag: "en-US")))
+    }
+
+    @Test func defaultStorageFollowsXDGCacheHome() {
+        let home = URL(fileURLWithPath: "/home/ink", isDirectory: true)
+        #expect(ModelManager.linuxStorageDirectory(environment: ["XDG_CACHE_HOME": "/var/cache/me"], home: home).path
+            == "/var/cache/me/digitalink-models")
+        #expect(ModelManager.linuxStorageDirectory(environment: ["XDG_CACHE_HOME": "relative/cache"], home: home).path
+            == "/home/ink/.cache/digitalink-models")
+        #expect(ModelManager.linuxStorageDirectory(environment: [:], home: home).path == "/home/ink/.cache/digitalink-models")
+    }
 }

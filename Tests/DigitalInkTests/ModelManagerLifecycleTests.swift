@@ -106,7 +106,19 @@ struct ModelManagerLifecycleTests {
         #expect(try manager.modelDirectory(for: fixture.model) == oldDirectory)
         #expect(try Data(contentsOf: oldDirectory.appendingPathComponent("lm.bin")) == oldLM)
 
+        // Then the server delivers a tampered version-2 language model (same size, other bytes):
+        // rejected by its checksum, and version 1 is still the installed one.
         fixture.server.setBehavior(.normal, for: "en-US/lm.bin")
+        var tampered = ModelTestFixture.bytes(50 * 1024, seed: 99)
+        tampered[10] ^= 0xFF
+        fixture.server.setFile("en-US/lm.bin", tampered)
+        let rejected = try await outcome(of: manager.download(fixture.model, conditions: ModelTestFixture.conditions()))
+        guard case .checksumMismatch = rejected.failure else { Issue.record("expected checksumMismatch, got \(rejected)"); return }
+        #expect(manager.installedModel(fixture.model)?.version == "1.0.0")
+        #expect(try manager.modelDirectory(for: fixture.model) == oldDirectory)
+        #expect(try Data(contentsOf: oldDirectory.appendingPathComponent("lm.bin")) == oldLM)
+
+        fixture.server.setFile("en-US/lm.bin", ModelTestFixture.bytes(50 * 1024, seed: 99))
         let updated = try #require(try await outcome(of: manager.download(fixture.model, conditions: ModelTestFixture.conditions())).success)
         #expect(updated.version == "2.0.0")
         let newDirectory = try manager.modelDirectory(for: fixture.model)
@@ -118,7 +130,8 @@ struct ModelManagerLifecycleTests {
         #expect(fixture.server.requests(for: "en-US/config.json").count == 1)
         #expect(!fixture.blobs().contains(FileDigest(of: oldLM).sha256))
         #expect(manager.installedModels().map(\.version) == ["2.0.0"])
-        #expect(recorder.names() == [.digitalInkModelDownloadDidSucceed, .digitalInkModelDownloadDidFail, .digitalInkModelDownloadDidSucceed])
+        #expect(recorder.names() == [.digitalInkModelDownloadDidSucceed, .digitalInkModelDownloadDidFail,
+                                     .digitalInkModelDownloadDidFail, .digitalInkModelDownloadDidSucceed])
     }
 
     @Test func aModelWithoutItsRecordIsNotDownloaded() async throws {

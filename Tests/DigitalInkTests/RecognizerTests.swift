@@ -87,6 +87,17 @@ struct RecognizerTests {
             recognizer.recognize(ink) { c.resume(with: $0) }
         }
         #expect(got == expected)
+        let loaded: Void? = try await withCheckedThrowingContinuation { c in
+            recognizer.load { c.resume(with: $0.map { Optional.some($0) }) }
+        }
+        #expect(loaded != nil)
+        let missing = DigitalInkRecognizer(options: .init(modelDirectory: URL(fileURLWithPath: "/nonexistent/model")))
+        let failure: DigitalInkError? = await withCheckedContinuation { c in
+            missing.load { result in
+                if case .failure(let e) = result { c.resume(returning: e) } else { c.resume(returning: nil) }
+            }
+        }
+        #expect(failure != nil)
     }
 
     @Test("a model that is not downloaded is a typed error")

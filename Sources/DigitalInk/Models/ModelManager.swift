@@ -56,15 +56,21 @@ public final class ModelManager: Sendable {
         return base.appendingPathComponent("DigitalInk", isDirectory: true)
             .appendingPathComponent("Models", isDirectory: true)
         #else
-        let environment = ProcessInfo.processInfo.environment
+        return linuxStorageDirectory(environment: ProcessInfo.processInfo.environment,
+                                     home: FileManager.default.homeDirectoryForCurrentUser)
+        #endif
+    }
+
+    /// `$XDG_CACHE_HOME/digitalink-models` when `XDG_CACHE_HOME` is an absolute path (the XDG base
+    /// directory specification ignores relative ones), else `home/.cache/digitalink-models`.
+    static func linuxStorageDirectory(environment: [String: String], home: URL) -> URL {
         let cache: URL
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             cache = URL(fileURLWithPath: xdg, isDirectory: true)
         } else {
-            cache = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+            cache = home.appendingPathComponent(".cache", isDirectory: true)
         }
         return cache.appendingPathComponent("digitalink-models", isDirectory: true)
-        #endif
     }
 
     /// Where models are downloaded from.

@@ -76,7 +76,8 @@ struct SafeTensorsFile: Sendable {
             guard !overflow, offsets[0] >= 0, offsets[0] <= offsets[1], offsets[1] <= dataLength else {
                 throw corrupt("tensor \(key): data_offsets \(offsets) outside the \(dataLength)-byte data section")
             }
-            guard offsets[1] - offsets[0] == count * size else {
+            let bytes = count.multipliedReportingOverflow(by: size)
+            guard !bytes.overflow, offsets[1] - offsets[0] == bytes.partialValue else {
                 throw corrupt("tensor \(key): \(offsets[1] - offsets[0]) bytes for shape \(shape) of \(dtype)")
             }
             tensors[key] = TensorInfo(dtype: dtype, shape: shape, range: (dataStart + offsets[0])..<(dataStart + offsets[1]))

@@ -26,6 +26,18 @@ public final class DigitalInkRecognizer: Sendable {
         _ = try await loader.model()
     }
 
+    /// Completion-handler form of ``load()``. The handler runs on an arbitrary thread.
+    public func load(completion: @escaping @Sendable (Result<Void, DigitalInkError>) -> Void) {
+        Task {
+            do throws(DigitalInkError) {
+                try await load()
+                completion(.success(()))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// Recognizes `ink`. Throws ``DigitalInkError/invalidInk(_:)`` for invalid ink or writing area and
     /// model errors (not downloaded, corrupt). An empty ink gives a result without candidates.
     /// Complexity: linear in the ink's length (network and beam search per frame).
