@@ -67,14 +67,14 @@ def main():
     ap.add_argument("--lm", default=os.path.join(HERE, "work", "lm.bin"))
     ap.add_argument("--out", default=os.path.join(ROOT, "Models", "en-US"))
     ap.add_argument("--identifier", default="en-US")
-    ap.add_argument("--alias", action="append", default=["en"])
+    ap.add_argument("--alias", action="append", help="another tag that names the model (repeatable; default: en)")
     ap.add_argument("--version", default="1.0.0")
     ap.add_argument("--lm-weight", type=float, default=0.5)
     ap.add_argument("--insertion-bonus", type=float, default=1.0)
     ap.add_argument("--beam-width", type=int, default=16)
     args = ap.parse_args()
 
-    ck = torch.load(args.checkpoint, weights_only=False)
+    ck = torch.load(args.checkpoint, weights_only=False, map_location="cpu")
     cfg = dict(ck["config"])
     cfg.setdefault("head", "ctc")
     model = InkRecNet(cfg["inputDim"], cfg["hidden"], cfg["layers"], cfg["numClasses"], cfg["reduceAfter"], head=cfg["head"])
@@ -102,7 +102,7 @@ def main():
         json.dump(config, f, indent=1, ensure_ascii=False)
         f.write("\n")
     with open(os.path.join(args.out, "model.json"), "w") as f:
-        json.dump({"identifier": args.identifier, "aliases": args.alias, "version": args.version, "kind": "text",
+        json.dump({"identifier": args.identifier, "aliases": list(dict.fromkeys(args.alias or ["en"])), "version": args.version, "kind": "text",
                    "network": f"latn-bilstm{cfg['hidden']}x{cfg['layers']}", "license": "CC-BY-4.0",
                    "description": "English (Latin script), trained on UNIPEN (CC BY 4.0)"}, f, indent=1)
         f.write("\n")

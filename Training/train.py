@@ -89,7 +89,7 @@ def batch_source(stream, frames_per_batch, workers):
             p.terminate()
 
 
-def validate(model, val_items, max_items=1500):
+def validate(model, val_items, max_items=1500, device="cpu"):
     model.eval()
     errs = chars = words_ok = 0
     items = val_items[:max_items]
@@ -98,7 +98,8 @@ def validate(model, val_items, max_items=1500):
             chunk = items[i: i + 64]
             feats = [ink_features(it.strokes) for it in chunk]
             x, lengths, _, _ = collate([(f, "") for f in feats])
-            lp, out_len = model(x, lengths)
+            lp, out_len = model(x.to(device), lengths)
+            lp = lp.cpu()
             for j, it in enumerate(chunk):
                 hyp = greedy_decode(lp[j, : out_len[j]].numpy())
                 e = edit_distance(hyp, it.label)
@@ -119,6 +120,7 @@ def main():
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--frames", type=int, default=5000, help="feature frames per batch")
     ap.add_argument("--threads", type=int, default=1, help="torch threads for the network")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda on a GPU machine")
     ap.add_argument("--workers", type=int, default=1, help="processes that make batches (0: in the training loop)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--synthetic", type=float, default=0.1,
@@ -126,6 +128,8 @@ def main():
     ap.add_argument("--warmup-steps", type=int, default=1500, help="steps of short inks first (curriculum)")
     ap.add_argument("--checkpoint-minutes", type=float, default=10.0)
     ap.add_argument("--data", default=data.DEFAULT_DATA)
+    ap.add_argument("--init-from", help="start a new run from exported weights (a model directory's "
+                    "weights.safetensors, e.g. Models/en-US/weights.safetensors) instead of random ones")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -149,10 +153,14 @@ def main():
             if name.startswith("bias_ih"):
                 with torch.no_grad():
                     p[args.hidden: 2 * args.hidden].fill_(1.0)
+    if args.init_from and not os.path.exists(ckpt_path):
+        from safetensors.torch import load_file
+        model.load_state_dict(load_file(args.init_from))
+        print(f"initialized from {args.init_from}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     state = {"step": 0, "elapsed": 0.0, "budget": args.minutes * 60.0, "history": []}
     if os.path.exists(ckpt_path):
-        ck = torch.load(ckpt_path, weights_only=False)
+        ck = torch.load(ckpt_path, weights_only=False, map_location="cpu")
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         state = ck["state"]
@@ -160,6 +168,13 @@ def main():
         random.setstate(ck["py_rng"])
         torch.set_rng_state(ck["torch_rng"])
         print(f"resumed at step {state['step']}, {state['elapsed'] / 60:.1f} min trained", flush=True)
+    device = torch.device(args.device)
+    model.to(device)
+    if device.type != "cpu":  # the optimizer's state follows its parameters
+        for st in opt.state.values():
+            for k, v in st.items():
+                if torch.is_tensor(v) and k != "step":
+                    st[k] = v.to(device)
     n_params = sum(p.numel() for p in model.parameters())
     print(f"model: {model.config()} params={n_params}", flush=True)
 
@@ -173,7 +188,7 @@ def main():
     losses = []
 
     def save():
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "config": model.config(),
+        torch.save({"model": {k: v.cpu() for k, v in model.state_dict().items()}, "opt": opt.state_dict(), "state": state, "config": model.config(),
                     "py_rng": random.getstate(), "torch_rng": torch.get_rng_state()}, ckpt_path + ".tmp")
         os.replace(ckpt_path + ".tmp", ckpt_path)
 
@@ -184,8 +199,8 @@ def main():
         lr = args.lr * warm * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress)))
         for g in opt.param_groups:
             g["lr"] = lr
-        lp, out_len = model(x, lengths)
-        loss = ctc(lp.transpose(0, 1), targets, out_len, target_lengths)
+        lp, out_len = model(x.to(device), lengths)
+        loss = ctc(lp.transpose(0, 1), targets.to(device), out_len, target_lengths)
         opt.zero_grad()
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -196,7 +211,7 @@ def main():
             print(f"step {state['step']} {state['elapsed'] / 60:.1f}min loss {np.mean(losses[-50:]):.3f} lr {lr:.2e}", flush=True)
         done = state["elapsed"] >= state["budget"]
         if done or time.time() - last_ckpt > args.checkpoint_minutes * 60:
-            cer, wacc = validate(model, words_val)
+            cer, wacc = validate(model, words_val, device=device)
             state["history"].append({"step": state["step"], "minutes": state["elapsed"] / 60, "cer": cer, "word_acc": wacc})
             print(f"== step {state['step']} val greedy CER {cer:.4f} word acc {wacc:.4f}", flush=True)
             save()

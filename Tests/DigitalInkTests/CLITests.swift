@@ -94,7 +94,7 @@ struct CLITests {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("Installing model en-US"))
         let lines = first.stdout.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("Samples/hello.json: ") == true)
+        #expect(lines.first == "Samples/hello.json: hello", "\(first.stdout)")
         #expect(lines.count == 6)  // best + 5 candidates
         let second = try CLI.run(["recognize", "Samples/hello.json", "--storage", storage])
         #expect(second.status == 0)
