@@ -68,7 +68,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "Models", "en-US"))
     ap.add_argument("--identifier", default="en-US")
     ap.add_argument("--alias", action="append", help="another tag that names the model (repeatable; default: en)")
-    ap.add_argument("--version", default="1.0.0")
+    ap.add_argument("--version", default="1.1.0", help="raise it with every new model: installed copies are updated by version")
     ap.add_argument("--lm-weight", type=float, default=0.5)
     ap.add_argument("--insertion-bonus", type=float, default=1.0)
     ap.add_argument("--beam-width", type=int, default=16)

@@ -91,9 +91,14 @@ struct Recognize: AsyncParsableCommand {
             options = DigitalInkRecognizerOptions(modelDirectory: URL(fileURLWithPath: dir))
         } else {
             let manager = try model.manager()
-            let m = try model.model(in: try await manager.fetchManifest())
+            let manifest = try await manager.fetchManifest()
+            let m = try model.model(in: manifest)
+            let available = manifest.models.first { $0.model == m }?.version
             if !manager.isModelDownloaded(m) {
                 printError("Installing model \(m.modelIdentifier.languageTag) from \(manager.repository)…")
+                _ = try await manager.download(m).wait()
+            } else if let available, let installed = manager.installedModel(m)?.version, installed != available {
+                printError("Updating model \(m.modelIdentifier.languageTag) from version \(installed) to \(available)…")
                 _ = try await manager.download(m).wait()
             }
             options = DigitalInkRecognizerOptions(model: m, modelManager: manager)
