@@ -14,7 +14,7 @@ One run measures all three, single-threaded, on the very same inks and the very 
 - ONNX Runtime: that module exported to ONNX (opset 17, ONNX ``LSTM`` ops, dynamic time axis),
   CPU execution provider, one intra-op and one inter-op thread.
 
-Features come from ``ink_features`` (Training/inkrec_training/features.py) with the model's
+Features come from ``model_features`` (Training/inkrec_training/features.py) with the model's
 ``stepsPerLineHeight``; the script checks that they and the log-probabilities match the engine's.
 Each ink is run ``--warmup`` times, then timed ``--repeats`` times; the figure per ink is the median.
 The three runtimes take turns, ``--rounds`` times, and the best median of the rounds counts (this
@@ -310,8 +310,7 @@ def main() -> int:
     inks = []  # (set, ink, features)
     for name, path in sets:
         for ink in read_inks(path):
-            inks.append((name, ink, F.ink_features(ink["strokes"], ink["writingAreaHeight"], steps_per_line_height=steps,
-                                                      scheme=cfg["features"]["scheme"])))
+            inks.append((name, ink, F.model_features(ink["strokes"], cfg["features"], ink["writingAreaHeight"])))
     files = [path for _, path in sets]
 
     tmp = tempfile.mkdtemp(prefix="inkrec-side-")

@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 from inkrec_training import data  # noqa: E402
-from inkrec_training.features import ink_features  # noqa: E402
+from inkrec_training.features import model_features  # noqa: E402
 from inkrec_training.metrics import edit_distance, greedy_decode  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402
 
@@ -39,7 +39,7 @@ def load_model(model_dir):
     m = InkRecNet(n["inputDim"], n["hidden"], n["layers"], n["numClasses"], n["reduceAfter"], head=n.get("head", "ctc"))
     m.load_state_dict(load_file(os.path.join(model_dir, n["weights"])))
     m.eval()
-    return m
+    return m, cfg
 
 
 def scores(hyps, refs):
@@ -48,11 +48,11 @@ def scores(hyps, refs):
     return {"cer": errs / max(chars, 1), "word_acc": sum(h == r for h, r in zip(hyps, refs)) / max(len(refs), 1), "n": len(refs)}
 
 
-def greedy(model, items):
+def greedy(model, cfg, items):
     hyps = []
     with torch.no_grad():
         for it in items:
-            f = ink_features([s.tolist() for s in it.strokes])
+            f = model_features([s.tolist() for s in it.strokes], cfg["features"])
             lp, n = model(torch.from_numpy(f)[None], torch.tensor([len(f)]))
             hyps.append(greedy_decode(lp[0, : n[0]].numpy()))
     return hyps
@@ -104,13 +104,13 @@ def main():
     writers = len({it.writer for it in report_words})
     print(f"held-out: {len(report_words)} words from {writers} writers, {len(lines)} lines", flush=True)
 
-    model = load_model(args.model)
+    model, cfg = load_model(args.model)
     os.makedirs(os.path.join(HERE, "work"), exist_ok=True)
     binary = inkrec_binary()
     results = {"words": {}, "lines": {}}
     for name, items in (("words", report_words), ("lines", lines)):
         refs = [it.label for it in items]
-        results[name]["greedy_pytorch"] = scores(greedy(model, items), refs)
+        results[name]["greedy_pytorch"] = scores(greedy(model, cfg, items), refs)
         path = os.path.join(HERE, "work", f"val-{name}.jsonl")
         write_jsonl(items, path)
         for mode, extra in (("beam_no_lm", ["--no-language-model"]), ("beam_lm", [])):
@@ -164,7 +164,7 @@ def write_card(args, results, n_words, n_writers, n_lines):
     if best["word_acc"] >= 0.8 and best["cer"] < 0.1:
         status = "This model meets the project's target for `en-US` (word accuracy of at least 80% and CER under 10% on held-out writers' words, with the language model)."
     else:
-        status = ("This model does **not** yet meet" + """ the project's target for `en-US` (word accuracy of at least 80% and
+        status = ("""This model does **not** yet meet the project's target for `en-US` (word accuracy of at least 80% and
 CER under 10% on held-out writers' words): it is undertrained. Continue with
 `python3 Training/train.py --init-from Models/en-US/weights.safetensors …` (see `Training/README.md`).""")
     rows = []

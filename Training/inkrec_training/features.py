@@ -139,3 +139,11 @@ def ink_features(strokes: Sequence[Sequence[Sequence[float]]],
         rows.append(f)
         prev_last = r[-1]
     return np.concatenate(rows, axis=0).astype(np.float32)
+
+
+def model_features(strokes: Sequence[Sequence[Sequence[float]]], features_config: dict,
+                   writing_area_height: Optional[float] = None) -> np.ndarray:
+    """``ink_features`` with the settings of a model's ``config.json`` ``features`` object
+    (``scheme``, ``stepsPerLineHeight``), as the Swift engine's ``FeatureExtractor(config.features)``."""
+    return ink_features(strokes, writing_area_height, steps_per_line_height=features_config["stepsPerLineHeight"],
+                        scheme=features_config["scheme"])

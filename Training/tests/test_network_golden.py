@@ -9,7 +9,7 @@ from safetensors.torch import load_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training.features import ink_features  # noqa: E402
+from inkrec_training.features import model_features  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "..", "..", "Tests", "DigitalInkTests", "Fixtures")
@@ -50,7 +50,6 @@ def test_shipped_model_golden():
     assert len(g["cases"]) >= 3
     for case in g["cases"]:
         strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in case["ink"]["strokes"]]
-        feats = ink_features(strokes, steps_per_line_height=cfg["features"]["stepsPerLineHeight"],
-                             scheme=cfg["features"]["scheme"])
+        feats = model_features(strokes, cfg["features"])
         np.testing.assert_allclose(feats, np.asarray(case["features"], dtype=np.float32), atol=1e-5)
         np.testing.assert_allclose(run(model, feats), np.asarray(case["logProbs"]), atol=1e-4)

@@ -11,7 +11,7 @@ from safetensors.torch import load_file
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from inkrec_training import shapes  # noqa: E402
-from inkrec_training.features import ink_features, SCHEME_V1  # noqa: E402
+from inkrec_training.features import ink_features, model_features, SCHEME_V1  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "..", "..", "Tests", "DigitalInkTests", "Fixtures")
@@ -73,8 +73,7 @@ def test_shapes_model_golden():
     assert len(g["cases"]) >= 3
     for case in g["cases"]:
         strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in case["ink"]["strokes"]]
-        feats = ink_features(strokes, steps_per_line_height=cfg["features"]["stepsPerLineHeight"],
-                             scheme=cfg["features"]["scheme"])
+        feats = model_features(strokes, cfg["features"])
         np.testing.assert_allclose(feats, np.asarray(case["features"], dtype=np.float32), atol=1e-5)
         with torch.no_grad():
             lp, _ = model(torch.from_numpy(feats)[None], torch.tensor([len(feats)]))
