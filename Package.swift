@@ -19,9 +19,12 @@ let package = Package(
             path: "Sources/_CBLAS",
             providers: [.apt(["libopenblas-dev", "liblapacke-dev"])]
         ),
+        // The LSTM step in AVX2 + FMA, chosen at run time (see Sources/_InkKernels/include/_InkKernels.h).
+        .target(name: "_InkKernels", path: "Sources/_InkKernels"),
         .target(
             name: "DigitalInk",
             dependencies: [
+                "_InkKernels",
                 .target(name: "_CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -72,7 +72,8 @@ def main() -> int:
 
     lines = []
     lines.append(f"Measured {machine['date']} on **{machine['cpu']}**, {machine['cores']} cores "
-                 f"({machine['kernel']}), {machine['swift']}; engine BLAS: {sbs['engineBLAS']}; "
+                 f"({machine['kernel']}), {machine['swift']}; engine BLAS: {sbs['engineBLAS']}; engine kernels: "
+                 f"{sbs.get('engineKernels')}; "
                  f"model `{sbs['model']}` (stepsPerLineHeight {sbs['stepsPerLineHeight']:g}) at commit "
                  f"`{machine['commit']}`. `OPENBLAS_NUM_THREADS=1`, `DIGITALINK_BLAS_THREADS=1`; load average "
                  f"{machine['loadBefore']} before the run and {machine['loadAfter']} after it "
@@ -172,7 +173,7 @@ def main() -> int:
                  f"(max |features engine − features.py| = {md['features_engine_vs_python']:.2g}); log-probabilities agree "
                  f"to {md['logprobs_engine_vs_torch']:.1g} (engine − PyTorch), {md['logprobs_ort_vs_torch']:.1g} (ORT − PyTorch)" + ".")
     lines.append("")
-    names = {"engine": "engine"}
+    names = {"engine": "engine", "engine_blas_projection": "engine, BLAS projection", "engine_portable": "engine, portable"}
     lines.append("| set | inks | frames | " + " | ".join(names[k] for k in keys) +
                  " | ORT | PyTorch | floor | ORT / engine | PyTorch / engine | engine / floor | ORT / floor |")
     lines.append("| --- | ---: | ---: | " + " | ".join("---:" for _ in keys) + " | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")

@@ -160,7 +160,11 @@ def run_engine(exe: str, model_dir: str, files: list[str], warmup: int, repeats:
 def engine_variants(exe: str, model_dir: str, files: list[str]) -> list[tuple[str, str, tuple, dict]]:
     """(key, description, arguments, environment) of each way the Swift side is timed. The first is the
     engine as shipped (a place to add variants, e.g. an environment setting, to compare)."""
-    return [("engine", "DigitalInk as shipped", (), {})]
+    return [("engine", "DigitalInk as shipped", (), {}),
+            ("engine_blas_projection", "DigitalInk with the input projections in BLAS sgemm instead of its packed "
+             "AVX-512 kernel (DIGITALINK_PROJECTION=blas)", (), {"DIGITALINK_PROJECTION": "blas"}),
+            ("engine_portable", "DigitalInk with its portable path only: BLAS sgemm and sgemv, cell in Swift SIMD "
+             "(DIGITALINK_KERNEL=portable)", (), {"DIGITALINK_KERNEL": "portable"})]
 
 
 def build_engine() -> str:
@@ -417,7 +421,7 @@ def main() -> int:
         "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "python": platform.python_version(),
                     "torch": torch.__version__, "onnxruntime": ort.__version__, "numpy": np.__version__,
                     "loadAverageBefore": load_before[0], "loadAverageAfter": os.getloadavg()[0]},
-        "engineBLAS": eng.get("blas"), "model": os.path.relpath(a.model, ROOT), "network": n,
+        "engineBLAS": eng.get("blas"), "engineKernels": eng.get("kernels"), "model": os.path.relpath(a.model, ROOT), "network": n,
         "stepsPerLineHeight": steps, "onnxOps": ops,
         "repeats": a.repeats, "warmup": a.warmup, "rounds": a.rounds,
         "variants": {k: {"description": d, "arguments": list(x), "environment": e} for k, d, x, e in variants},
@@ -433,7 +437,7 @@ def main() -> int:
     m = result["machine"]
     print(f"machine: {m['cpu']}, {m['cores']} cores; one thread per runtime; load average "
           f"{m['loadAverageBefore']:.1f} before, {m['loadAverageAfter']:.1f} after")
-    print(f"engine BLAS: {result['engineBLAS']}; torch {torch.__version__}; onnxruntime {ort.__version__} "
+    print(f"engine BLAS: {result['engineBLAS']}; engine kernels: {result['engineKernels']}; torch {torch.__version__}; onnxruntime {ort.__version__} "
           f"(ONNX ops: {', '.join(ops)})")
     print(f"model: {result['model']}, {n['layers']}x BiLSTM {n['hidden']}, {n['numClasses']} classes, "
           f"stepsPerLineHeight {steps:g}")
@@ -444,7 +448,7 @@ def main() -> int:
     print()
     print("network forward, single-threaded: median over the inks of each ink's median time, ms; "
           "ORT/x = ONNX Runtime time / x time over all inks of the set (> 1: x is faster)")
-    short = {"engine": "engine"}
+    short = {"engine": "engine", "engine_blas_projection": "blas-proj", "engine_portable": "portable"}
     vk = [v[0] for v in variants]
     hdr = f"{'set':<14}{'inks':>5}{'frames':>7}" + "".join(f"{short[k]:>13}" for k in vk) + \
         f"{'ORT':>8}{'PyTorch':>9}{'floor':>7}" + "".join(f"{'ORT/' + short[k]:>17}" for k in vk) + f"{'eng/floor':>10}"

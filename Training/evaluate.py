@@ -6,7 +6,7 @@
 Greedy figures come from PyTorch (the exported safetensors weights, greedy CTC). Beam-search figures,
 with and without the language model, come from the Swift engine itself: the held-out inks are
 written as JSON Lines and recognized by `inkrec recognize --batch` (built in release mode if needed).
-With --sweep, a grid of language-model weights and insertion bonuses is tried on a *tuning* slice of
+With --sweep, a grid of language-model weights, insertion bonuses and end weights is tried on a *tuning* slice of
 held-out writers that is disjoint from the reported slice.
 """
 from __future__ import annotations
@@ -40,6 +40,37 @@ def load_model(model_dir):
     m.load_state_dict(load_file(os.path.join(model_dir, n["weights"])))
     m.eval()
     return m, cfg
+
+
+def checkpoint_model(path, cfg):
+    """The training checkpoint's network with its float32 weights (before the export rounded the
+    recurrent ones to half precision), when it is there and has the exported model's shape; else None."""
+    if not path or not os.path.exists(path):
+        return None
+    ck = torch.load(path, weights_only=False, map_location="cpu")
+    n = cfg["network"]
+    if any(ck["config"].get(k) != n[k] for k in ("inputDim", "hidden", "layers", "numClasses", "reduceAfter")):
+        return None
+    m = InkRecNet(n["inputDim"], n["hidden"], n["layers"], n["numClasses"], n["reduceAfter"], head=n.get("head", "ctc"))
+    m.load_state_dict(ck["model"])
+    m.eval()
+    return m
+
+
+def safetensors_summary(path):
+    """(parameter count, {dtype: count}) from a safetensors header."""
+    with open(path, "rb") as f:
+        header = json.loads(f.read(int.from_bytes(f.read(8), "little")))
+    total, by_dtype = 0, {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        count = 1
+        for d in info["shape"]:
+            count *= d
+        total += count
+        by_dtype[info["dtype"]] = by_dtype.get(info["dtype"], 0) + count
+    return total, by_dtype
 
 
 def scores(hyps, refs):
@@ -89,7 +120,15 @@ def main():
     ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
     ap.add_argument("--limit", type=int, default=2000)
     ap.add_argument("--lines", type=int, default=300, help="held-out text lines to evaluate too")
-    ap.add_argument("--sweep", action="store_true")
+    ap.add_argument("--sweep", action="store_true",
+                    help="try a grid of decoder weights on the tuning words and lines (disjoint from the reported ones)")
+    ap.add_argument("--sweep-lm-weights", default="0.3,0.5,0.7,0.9")
+    ap.add_argument("--sweep-insertion-bonuses", default="0,0.5,1,1.5,2")
+    ap.add_argument("--sweep-end-weights", default="0,0.5,1")
+    ap.add_argument("--sweep-beam-widths", default="16")
+    ap.add_argument("--training-note", default="", help="a sentence about the training run, for the card")
+    ap.add_argument("--sweep-note", default="see Training/README.md", help="how the decoder weights were chosen, for the card")
+    ap.add_argument("--skip-report", action="store_true", help="only the sweep (with --sweep)")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--card", action="store_true", help="write the figures into the model's MODEL_CARD.md")
     ap.add_argument("--history", default=os.path.join(HERE, "runs", "en", "last.pt"), help="checkpoint whose training history goes in the card")
@@ -100,17 +139,20 @@ def main():
     report_words, tune_words = words[: args.limit], words[args.limit: args.limit + 600]
     lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
     random.Random(0).shuffle(lines)
-    lines = lines[: args.lines]
+    lines, tune_lines = lines[: args.lines], lines[args.lines: args.lines + 150]
     writers = len({it.writer for it in report_words})
     print(f"held-out: {len(report_words)} words from {writers} writers, {len(lines)} lines", flush=True)
 
     model, cfg = load_model(args.model)
+    unrounded = checkpoint_model(args.history, cfg)
     os.makedirs(os.path.join(HERE, "work"), exist_ok=True)
     binary = inkrec_binary()
     results = {"words": {}, "lines": {}}
-    for name, items in (("words", report_words), ("lines", lines)):
+    for name, items in () if args.skip_report else (("words", report_words), ("lines", lines)):
         refs = [it.label for it in items]
         results[name]["greedy_pytorch"] = scores(greedy(model, cfg, items), refs)
+        if name == "words" and unrounded is not None:
+            results[name]["greedy_checkpoint_f32"] = scores(greedy(unrounded, cfg, items), refs)
         path = os.path.join(HERE, "work", f"val-{name}.jsonl")
         write_jsonl(items, path)
         for mode, extra in (("beam_no_lm", ["--no-language-model"]), ("beam_lm", [])):
@@ -120,19 +162,30 @@ def main():
         print(name, json.dumps(results[name]), flush=True)
 
     if args.sweep:
-        path = os.path.join(HERE, "work", "tune-words.jsonl")
-        write_jsonl(tune_words, path)
-        refs = [it.label for it in tune_words]
-        for w in (0.3, 0.5, 0.7, 0.9):
-            for b in (0.0, 0.5, 1.0, 1.5, 2.0):
-                hyps, _ = engine(binary, args.model, path, ["--lm-weight", str(w), "--insertion-bonus", str(b)])
-                s = scores([hyps.get(it.id, "") for it in tune_words], refs)
-                print(f"sweep lmWeight={w} insertionBonus={b}: CER {s['cer']:.4f} word acc {s['word_acc']:.4f}", flush=True)
+        tune = {"words": (tune_words, os.path.join(HERE, "work", "tune-words.jsonl")),
+                "lines": (tune_lines, os.path.join(HERE, "work", "tune-lines.jsonl"))}
+        for items, path in tune.values():
+            write_jsonl(items, path)
+        grid = [(w, b, e, int(k)) for w in floats(args.sweep_lm_weights) for b in floats(args.sweep_insertion_bonuses)
+                for e in floats(args.sweep_end_weights) for k in floats(args.sweep_beam_widths)]
+        for w, b, e, k in grid:
+            line = f"sweep lmWeight={w} insertionBonus={b} endWeight={e} beamWidth={k}:"
+            for name, (items, path) in tune.items():
+                hyps, _ = engine(binary, args.model, path,
+                                 ["--lm-weight", str(w), "--insertion-bonus", str(b), "--end-weight", str(e),
+                                  "--beam-width", str(k)])
+                s = scores([hyps.get(it.id, "") for it in items], [it.label for it in items])
+                line += f" {name} CER {s['cer']:.4f} word acc {s['word_acc']:.4f};"
+            print(line, flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
     if args.card:
         write_card(args, results, len(report_words), writers, len(lines))
+
+
+def floats(csv):
+    return [float(v) for v in csv.split(",") if v]
 
 
 def pct(x):
@@ -146,17 +199,26 @@ def write_card(args, results, n_words, n_writers, n_lines):
     weights = os.path.getsize(os.path.join(args.model, n["weights"]))
     lm_path = cfg["decoder"].get("languageModel")
     lm_size = os.path.getsize(os.path.join(args.model, lm_path)) if lm_path else 0
-    params = weights // 4
+    params, by_dtype = safetensors_summary(os.path.join(args.model, n["weights"]))
+    storage = ", ".join(f"{c:,} {d}" for d, c in sorted(by_dtype.items()))
+    rounding = ""
+    if "greedy_checkpoint_f32" in results["words"]:
+        a, b = results["words"]["greedy_checkpoint_f32"], results["words"]["greedy_pytorch"]
+        rounding = (f"\n- The recurrent weights (`weight_hh_*`) are stored in half precision (F16) so that the engine runs "
+                    f"its 16-bit recurrent kernel; all arithmetic stays float32. Cost of the rounding, greedy on the "
+                    f"{n_words} held-out words: CER {pct(a['cer'])} → {pct(b['cer'])}, word accuracy "
+                    f"{pct(a['word_acc'])} → {pct(b['word_acc'])} (float32 checkpoint → shipped weights).")
     hist = ""
     if os.path.exists(args.history):
         ck = torch.load(args.history, weights_only=False, map_location="cpu")
         st = ck["state"]
         hist = (f"Trained {st['elapsed'] / 60:.0f} minutes of wall-clock time ({st['step']} updates, AdamW, CTC) on the "
-                f"CPU of the project's 2-core development machine (1, later 2 torch threads, while other work "
-                f"shared the machine), from random weights; no GPU was available.\n\n"
+                f"CPU of the project's 2-core development machine (1 or 2 torch threads, while other work "
+                f"shared the machine), from random weights; no GPU was available. "
                 f"Greedy validation during training (1500 held-out words): "
                 + ", ".join(f"CER {h['cer']:.3f} / word acc {h['word_acc']:.3f} at step {h['step']}"
                             for h in st.get("history", [])[-4:]) + ".\n\n"
+                f"{args.training_note}\n\n"
                 f"CTC stayed on its all-blank plateau (loss about 3.7 per character, greedy CER above 0.9) for "
                 f"the first 30 minutes; a longer curriculum of short inks (`--warmup-steps 5500`) and a larger "
                 f"learning rate (3e-3) got it off. Accuracy was still improving when the time budget ended.")
@@ -190,9 +252,11 @@ character {lm_order(args.model)}-gram language model, for the DigitalInk engine.
 - Features `{cfg['features']['scheme']}`: line-height normalization, resampling at 1/{cfg['features']['stepsPerLineHeight']:g}
   line height, per point (dx, dy, pen-up, height above the line centre).
 - {n['layers']} bidirectional LSTM layers of {n['hidden']} units, frames stacked in pairs after layer {n['reduceAfter']},
-  linear head over {n['numClasses'] - 1} characters + CTC blank: {params:,} parameters, weights {weights / 1e6:.1f} MB (float32).
+  linear head over {n['numClasses'] - 1} characters + CTC blank: {params:,} parameters ({storage}), weights file
+  {weights / 1e6:.1f} MB.{rounding}
 - Language model: `{lm_path}`, {lm_size / 1e6:.1f} MB; decoder: beam {cfg['decoder']['beamWidth']}, LM weight
-  {cfg['decoder']['lmWeight']}, insertion bonus {cfg['decoder']['insertionBonus']}.
+  {cfg['decoder']['lmWeight']}, insertion bonus {cfg['decoder']['insertionBonus']}, end weight
+  {cfg['decoder'].get('endWeight', 0)} (the LM's log-probability of a space after the text, added at the end).
 - Why this size: no size sweep has been run yet. 3 × 96 was the size of the data README's CPU probe
   (which reached about 19% greedy CER in 16 minutes); it keeps the forward pass within the engine's
   speed goals (see `Benchmarks/README.md`) and trains at about 120 updates a minute on this CPU. A
@@ -209,8 +273,8 @@ pre-context. CER = character edit distance / reference length; word accuracy = e
 | --- | --- | --- | --- |
 """ + "\n".join(rows) + f"""
 
-The decoder's LM weight and insertion bonus were chosen with `--sweep` (a grid of 4 × 5 settings) on a
-tuning slice of 600 other held-out words, disjoint from the reported ones.
+The decoder's weights were chosen with `--sweep` ({args.sweep_note}) on tuning slices of 600 other
+held-out words and 150 other held-out lines, disjoint from the reported ones.
 
 Reproduce: `python3 Training/evaluate.py --model {os.path.relpath(args.model, ROOT)} --limit {n_words} --lines {n_lines}`
 

@@ -72,6 +72,11 @@ def main():
     ap.add_argument("--lm-weight", type=float, default=0.5)
     ap.add_argument("--insertion-bonus", type=float, default=1.0)
     ap.add_argument("--beam-width", type=int, default=16)
+    ap.add_argument("--recurrent-f16", action=argparse.BooleanOptionalAction, default=True,
+                    help="round the recurrent weights (weight_hh) to half precision and store them as F16: the "
+                         "engine then runs its 16-bit recurrent kernel, exactly (see Sources/_InkKernels)")
+    ap.add_argument("--end-weight", type=float, default=0.0,
+                    help="weight of the LM's log-probability of a space after the final text (0: not used)")
     args = ap.parse_args()
 
     ck = torch.load(args.checkpoint, weights_only=False, map_location="cpu")
@@ -80,10 +85,20 @@ def main():
     model = InkRecNet(cfg["inputDim"], cfg["hidden"], cfg["layers"], cfg["numClasses"], cfg["reduceAfter"], head=cfg["head"])
     model.load_state_dict(ck["model"])
     model.eval()
+    unrounded = None
+    if args.recurrent_f16:
+        unrounded = InkRecNet(cfg["inputDim"], cfg["hidden"], cfg["layers"], cfg["numClasses"], cfg["reduceAfter"], head=cfg["head"])
+        unrounded.load_state_dict(ck["model"])
+        unrounded.eval()
+        with torch.no_grad():  # the exported network is the rounded one: golden files and figures use it
+            for name, p in model.named_parameters():
+                if "weight_hh" in name:
+                    p.copy_(p.half().float())
 
     os.makedirs(args.out, exist_ok=True)
-    save_file({k: v.contiguous().float() for k, v in model.state_dict().items()}, os.path.join(args.out, "weights.safetensors"),
-              metadata={"format": "pt", "identifier": args.identifier})
+    tensors = {k: (v.contiguous().half() if args.recurrent_f16 and "weight_hh" in k else v.contiguous().float())
+               for k, v in model.state_dict().items()}
+    save_file(tensors, os.path.join(args.out, "weights.safetensors"), metadata={"format": "pt", "identifier": args.identifier})
     has_lm = bool(args.lm) and os.path.exists(args.lm)
     if has_lm:
         shutil.copyfile(args.lm, os.path.join(args.out, "lm.bin"))
@@ -96,7 +111,8 @@ def main():
         "labels": charset.CHARACTERS,
         "blankIndex": charset.BLANK,
         "decoder": {"languageModel": "lm.bin" if has_lm else None, "lmWeight": args.lm_weight,
-                    "insertionBonus": args.insertion_bonus, "beamWidth": args.beam_width},
+                    "insertionBonus": args.insertion_bonus, "beamWidth": args.beam_width,
+                    "endWeight": args.end_weight},
     }
     with open(os.path.join(args.out, "config.json"), "w") as f:
         json.dump(config, f, indent=1, ensure_ascii=False)
@@ -116,6 +132,10 @@ def main():
         feats = ink_features(strokes)
         with torch.no_grad():
             lp, _ = model(torch.from_numpy(feats)[None], torch.tensor([len(feats)]))
+        if unrounded is not None:
+            with torch.no_grad():
+                lp32, _ = unrounded(torch.from_numpy(feats)[None], torch.tensor([len(feats)]))
+            print(f"{it.id}: max |log-prob change| from rounding weight_hh to F16: {(lp - lp32).abs().max().item():.2e}")
         cases.append({"id": it.id, "label": it.label,
                       "ink": {"strokes": [{"points": [{"x": p[0], "y": p[1]} for p in s]} for s in strokes]},
                       "features": feats.astype(float).tolist(), "logProbs": lp[0].numpy().astype(float).tolist()})

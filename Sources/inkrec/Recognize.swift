@@ -44,12 +44,19 @@ struct Recognize: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Override the insertion bonus.", visibility: .hidden))
     var insertionBonus: Float?
 
+    @Option(name: .long, help: ArgumentHelp("Override the end-of-text weight.", visibility: .hidden))
+    var endWeight: Float?
+
+    @Option(name: .long, help: ArgumentHelp("Override the beam width.", visibility: .hidden))
+    var beamWidth: Int?
+
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     func validate() throws {
         if files.isEmpty && batch == nil { throw ValidationError("give ink files or --batch FILE") }
         if !files.isEmpty && batch != nil { throw ValidationError("give either ink files or --batch, not both") }
         if maxResults < 1 { throw ValidationError("--max-results must be at least 1") }
+        if let b = beamWidth, b < 1 { throw ValidationError("--beam-width must be at least 1") }
         if let w = writingArea, Self.parseArea(w) == nil { throw ValidationError("--writing-area must look like 600x120") }
     }
 
@@ -107,6 +114,8 @@ struct Recognize: AsyncParsableCommand {
         options.useLanguageModel = !noLanguageModel
         options.lmWeight = lmWeight
         options.insertionBonus = insertionBonus
+        options.endWeight = endWeight
+        options.beamWidth = beamWidth
         return DigitalInkRecognizer(options: options)
     }
 
@@ -170,7 +179,9 @@ struct Recognize: AsyncParsableCommand {
     func answer(_ entry: InkBatchReader.Entry, _ recognizer: DigitalInkRecognizer) async -> String {
         switch entry.result {
         case .failure(let e):
-            return Self.jsonLine(["error": "\(e)", "line": entry.line])
+            var o: [String: Any] = ["error": "\(e)", "line": entry.line]
+            if let id = entry.id { o["id"] = id }
+            return Self.jsonLine(o)
         case .success(let doc):
             var o: [String: Any] = [:]
             if let id = doc.id { o["id"] = id }

@@ -195,6 +195,7 @@ struct CLITests {
         }
         #expect(out[500]["error"] is String)
         #expect(out[500]["line"] as? Int == 501)
+        #expect(out[500]["id"] as? String == "broken")  // a rejected ink's answer still names it
         // Every recognition of the same ink gives the same answer.
         let answers = out.enumerated().filter { $0.offset != 500 }.map { item in
             (item.element["candidates"] as! [[String: Any]]).map { "\($0["text"]!) \($0["score"]!)" }

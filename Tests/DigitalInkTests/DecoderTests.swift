@@ -68,6 +68,24 @@ struct DecoderTests {
         #expect(s.decode(lp, languageModel: lm, preContext: [2], maxResults: 1).first?.symbols == [2])
     }
 
+    @Test("the end weight prefers hypotheses after which the language model expects the text to end")
+    func endOfText() {
+        // "a" and "b" are equally likely from the ink and from the LM; only "b" is usually followed by
+        // a space (the end symbol).
+        let lp = frames([[0.1, 0.45, 0.45, 0.0]])
+        let lm = TableBigramModel(table: [0: [1: logf(0.5), 2: logf(0.5)], 1: [3: logf(0.01)], 2: [3: logf(0.9)]])
+        let without = CTCPrefixBeamSearch(beamWidth: 8, lmWeight: 1, insertionBonus: 0, endSymbol: 3, endWeight: 0)
+        let with = CTCPrefixBeamSearch(beamWidth: 8, lmWeight: 1, insertionBonus: 0, endSymbol: 3, endWeight: 1)
+        let plain = without.decode(lp, languageModel: lm, maxResults: 2)
+        #expect(abs(plain[0].score - plain[1].score) < 1e-6)  // a tie without the end term
+        let ended = with.decode(lp, languageModel: lm, maxResults: 2)
+        #expect(ended.map(\.symbols) == [[2], [1]])
+        // The end term is added to the score: log P(b) + log P(" " | b).
+        #expect(abs(ended[0].score - (plain[0].score + logf(0.9))) < 1e-4)
+        // Without a language model the end term is not used.
+        #expect(with.decode(lp, languageModel: noLM, maxResults: 2).map(\.score) == without.decode(lp, languageModel: noLM, maxResults: 2).map(\.score))
+    }
+
     @Test("a leading space is added only where the language model wants it")
     func leadingSpace() {
         let lp = frames([[0.05, 0.9, 0.05, 0.0]])

@@ -36,6 +36,19 @@ struct FormatBatchTests {
         #expect(entries[4].error == .invalidInk(.decreasingTimestamp(stroke: 0, point: 1)))
         #expect(entries[5].document?.id == "ink-6")
         #expect(entries.filter { $0.document != nil }.count == 3)
+        #expect(entries.map(\.id) == ["ink-0", "ink-1", nil, nil, nil, "ink-6"])
+    }
+
+    @Test func aRejectedInkKeepsItsLinesId() throws {
+        let lines = [
+            #"{"id":"late","strokes":[{"points":[{"x":1,"y":2,"t":5},{"x":1,"y":2,"t":4}]}]}"#,  // valid JSON, invalid ink
+            #"{"id":"bad-x","strokes":[{"points":[{"x":"NaN","y":2}]}]}"#,
+            #"{"id":7,"strokes":[{"points":[{"x":"NaN","y":2}]}]}"#,  // a number, not a string id
+            #"{"id":"cut","strokes":["#,  // not JSON at all
+        ]
+        let entries = Array(InkBatchReader(data: Data(lines.joined(separator: "\n").utf8)))
+        #expect(entries.allSatisfy { $0.error != nil })
+        #expect(entries.map(\.id) == ["late", "bad-x", nil, nil])
     }
 
     @Test func readsAThousandLinesFromAFile() throws {

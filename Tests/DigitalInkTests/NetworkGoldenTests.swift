@@ -4,12 +4,25 @@ import Testing
 
 @Suite("The engine runs PyTorch's network exactly")
 struct NetworkGoldenTests {
-    @Test("tiny networks (CTC and classifier heads) match PyTorch within 1e-5", arguments: ["tiny-network", "tiny-classifier"])
-    func tiny(name: String) throws {
+    /// The recurrent kernels this CPU runs (the portable one always; AVX2 + FMA on x86-64 CPUs that have it).
+    static let kernels = _LSTMKernel.allCases.filter(\.isAvailable)
+    /// Every pair of a recurrent and a projection kernel this CPU runs.
+    static let engines: [EngineKernels] = kernels.flatMap { k in
+        _ProjectionKernel.allCases.filter(\.isAvailable).map { EngineKernels(recurrent: k, projection: $0) }
+    }
+
+    @Test("tiny networks (CTC and classifier heads) match PyTorch within 1e-5, with every kernel",
+          arguments: ["tiny-network", "tiny-classifier"], engines)
+    func tiny(name: String, engine: EngineKernels) throws {
+        let kernel = engine.recurrent
         let golden = try Fixtures.json("\(name)/golden.json")
         let cfgData = try JSONSerialization.data(withJSONObject: golden["network"]!)
         let config = try JSONDecoder().decode(NetworkConfiguration.self, from: cfgData)
-        let net = try RecognitionNetwork(configuration: config, weightsURL: Fixtures.url("\(name)/weights.safetensors"))
+        let file = try SafeTensorsFile(contentsOf: Fixtures.url("\(name)/weights.safetensors"))
+        let net = try RecognitionNetwork(configuration: config, file: file, kernel: kernel, projection: engine.projection)
+        #expect(net.projection == engine.projection)  // 8H = 64
+        // These random weights are not half-precision values: the 16-bit kernel falls back to `avx2`.
+        #expect(net.kernel == (kernel == .avx2f16 ? .avx2 : kernel))
         for c in golden["cases"] as! [[String: Any]] {
             let x = Fixtures.matrix(c["features"]!, columns: 4)
             let expected = Fixtures.matrix(c["logProbs"]!, columns: config.numClasses)
@@ -19,10 +32,16 @@ struct NetworkGoldenTests {
         }
     }
 
-    @Test("the shipped model matches PyTorch on held-out inks within 1e-4")
-    func shippedModel() throws {
+    @Test("the shipped model matches PyTorch on held-out inks within 1e-4, with every kernel", arguments: engines)
+    func shippedModel(engine: EngineKernels) throws {
+        let kernel = engine.recurrent
         let golden = try Fixtures.json("model-golden.json")
         let model = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String))
+        let file = try SafeTensorsFile(contentsOf: model.directory.appendingPathComponent(model.configuration.network.weights))
+        let network = try RecognitionNetwork(configuration: model.configuration.network, file: file, kernel: kernel,
+                                             projection: engine.projection)
+        #expect(network.projection == engine.projection)
+        #expect(network.kernel == kernel || (kernel == .avx2f16 && network.kernel == .avx2))
         let cases = golden["cases"] as! [[String: Any]]
         #expect(cases.count >= 3)
         for c in cases {
@@ -32,9 +51,83 @@ struct NetworkGoldenTests {
             #expect(features.rows == expectedFeatures.rows)
             #expect(maxAbsDifference(features, expectedFeatures) < 1e-5)
             let expected = Fixtures.matrix(c["logProbs"]!, columns: model.network.configuration.numClasses)
-            let got = model.network.logProbabilities(expectedFeatures)
+            let got = network.logProbabilities(expectedFeatures)
             #expect(got.rows == expected.rows)
             #expect(maxAbsDifference(got, expected) < 1e-4)
         }
+    }
+
+    /// One layer with weights that are multiples of 1/1024 in [-0.5, 0.5] (all exact in half precision).
+    static func halfExactLayer(kernel: _LSTMKernel, projection: _ProjectionKernel, H: Int = 16, input: Int = 5) -> BidirectionalLSTM {
+        var rng = SplitMix(seed: 7)
+        func weights(_ n: Int) -> [Float] { (0..<n).map { _ in Float(Int(rng.next() % 1025) - 512) / 1024 } }
+        func direction() -> BidirectionalLSTM.Direction {
+            .init(inputWeights: weights(4 * H * input), recurrentWeights: weights(4 * H * H), bias: weights(4 * H))
+        }
+        return BidirectionalLSTM(inputSize: input, hiddenSize: H, forward: direction(), backward: direction(), kernel: kernel,
+                                 projection: projection)
+    }
+
+    /// Hidden sizes 16, 24 and 40: 4H = 64, 96 and 160 gates, which the packed kernels split into panels of
+    /// 64 or 96 gates and of 8 in different ways.
+    @Test("every kernel computes the same layer within 1e-5; the 16-bit one runs weights that are half-precision values",
+          arguments: [16, 24, 40])
+    func kernelsAgree(H: Int) {
+        let T = 13, input = 5  // 13 steps: two register blocks of 6 rows and one row left over
+        var rng = SplitMix(seed: 11)
+        let x = (0..<(T * input)).map { _ in Float(Int(rng.next() % 2001) - 1000) / 500 }
+        var outputs: [[Float]] = []
+        for engine in Self.engines {
+            let layer = Self.halfExactLayer(kernel: engine.recurrent, projection: engine.projection, H: H, input: input)
+            #expect(layer.kernel == engine.recurrent)
+            #expect(layer.projectionKernel == engine.projection)
+            var out = [Float](repeating: .nan, count: T * 2 * H)
+            var gates = [Float](repeating: 0, count: BidirectionalLSTM.gateCount(steps: T, hiddenSize: H))
+            x.withUnsafeBufferPointer { xp in
+                out.withUnsafeMutableBufferPointer { op in
+                    gates.withUnsafeMutableBufferPointer { gp in
+                        layer.run(input: xp.baseAddress!, steps: T, output: op.baseAddress!, gates: gp.baseAddress!)
+                    }
+                }
+            }
+            #expect(out.allSatisfy { $0.isFinite })
+            outputs.append(out)
+        }
+        for other in outputs.dropFirst() {
+            #expect(zip(outputs[0], other).map { abs($0 - $1) }.max()! < 1e-5)
+        }
+    }
+
+    @Test("the recognizer uses the fastest kernel this CPU runs")
+    func bestKernel() throws {
+        let golden = try Fixtures.json("model-golden.json")
+        let model = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String))
+        #expect(model.network.kernel == _LSTMKernel.best)
+        #expect(model.network.projection == _ProjectionKernel.best)
+        #expect(model.network.computeKernels == "recurrent \(_LSTMKernel.best.rawValue), projection \(_ProjectionKernel.best.rawValue)")
+        if ProcessInfo.processInfo.environment["DIGITALINK_KERNEL"] == nil {
+            let fastest: _LSTMKernel = _LSTMKernel.avx2f16.isAvailable ? .avx2f16 : _LSTMKernel.avx2.isAvailable ? .avx2 : .portable
+            #expect(_LSTMKernel.best == fastest)
+        }
+    }
+}
+
+/// A recurrent kernel and a projection kernel, as one test argument.
+struct EngineKernels: Sendable, CustomTestStringConvertible {
+    var recurrent: _LSTMKernel
+    var projection: _ProjectionKernel
+    var testDescription: String { "\(recurrent.rawValue) + \(projection.rawValue)" }
+}
+
+/// A small deterministic generator for test data (SplitMix64).
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -29,8 +29,7 @@ struct PreContextTests {
     }
 
     func best(_ lp: FeatureMatrix, preContext: String) -> String {
-        let d = model.configuration.decoder!
-        let search = CTCPrefixBeamSearch(beamWidth: d.beamWidth, lmWeight: d.lmWeight, insertionBonus: d.insertionBonus)
+        let search = model.configuration.beamSearch(languageModel: true)
         let pre = preContext.compactMap { model.symbolOfCharacter[$0] }
         let space = preContext.last.map { !$0.isWhitespace } ?? false ? model.symbolOfCharacter[" "] : nil
         let h = search.decode(lp, languageModel: model.languageModel!, preContext: pre, leadingSymbol: space, maxResults: 1)

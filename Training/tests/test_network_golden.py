@@ -53,3 +53,19 @@ def test_shipped_model_golden():
         feats = model_features(strokes, cfg["features"])
         np.testing.assert_allclose(feats, np.asarray(case["features"], dtype=np.float32), atol=1e-5)
         np.testing.assert_allclose(run(model, feats), np.asarray(case["logProbs"]), atol=1e-4)
+
+
+def test_shipped_text_model_stores_recurrent_weights_in_half_precision():
+    """export.py rounds weight_hh to F16 (the engine's 16-bit recurrent kernel runs it exactly) and keeps
+    every other tensor float32."""
+    with open(os.path.join(FIXTURES, "model-golden.json")) as f:
+        d = os.path.join(MODELS, json.load(f)["model"])
+    with open(os.path.join(d, "config.json")) as f:
+        cfg = json.load(f)
+    with open(os.path.join(d, cfg["network"]["weights"]), "rb") as f:
+        header = json.loads(f.read(int.from_bytes(f.read(8), "little")))
+    dtypes = {k: v["dtype"] for k, v in header.items() if k != "__metadata__"}
+    recurrent = {k for k in dtypes if "weight_hh" in k}
+    assert len(recurrent) == 2 * cfg["network"]["layers"]
+    assert all(dtypes[k] == "F16" for k in recurrent)
+    assert all(dtypes[k] == "F32" for k in set(dtypes) - recurrent)

@@ -141,12 +141,7 @@ public struct Pipeline: Sendable {
 
     /// The decoder as the recognizer sets it up (model defaults), with or without the language model.
     public func decoder(languageModel useLM: Bool) -> CTCPrefixBeamSearch {
-        let d = configuration.decoder
-        let withLM = useLM && languageModel != nil
-        return CTCPrefixBeamSearch(beamWidth: d?.beamWidth ?? 16,
-                                   lmWeight: withLM ? (d?.lmWeight ?? 0) : 0,
-                                   insertionBonus: withLM ? (d?.insertionBonus ?? 0) : 0,
-                                   blank: configuration.blankIndex ?? 0)
+        configuration.beamSearch(languageModel: useLM && languageModel != nil)
     }
 
     /// Decodes with the recognizer's defaults (10 results, no pre-context).

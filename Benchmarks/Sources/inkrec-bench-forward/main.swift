@@ -64,10 +64,7 @@ var languageModel: CharacterNgramModel? = nil
 if stage == "decode-lm", let lm = config.decoder?.languageModel {
     do { languageModel = try CharacterNgramModel(contentsOf: modelDir.appendingPathComponent(lm)) } catch { fail("\(error)") }
 }
-let decoder = CTCPrefixBeamSearch(beamWidth: config.decoder?.beamWidth ?? 16,
-                                  lmWeight: languageModel == nil ? 0 : config.decoder?.lmWeight ?? 0,
-                                  insertionBonus: languageModel == nil ? 0 : config.decoder?.insertionBonus ?? 0,
-                                  blank: config.blankIndex ?? 0)
+let decoder = config.beamSearch(languageModel: languageModel != nil)
 let extractor = FeatureExtractor(config.features)
 
 var dump = Data()
@@ -121,6 +118,7 @@ if let dumpPath {
 let report: [String: Any] = [
     "engine": "DigitalInk RecognitionNetwork",
     "blas": BLASInfo.description,
+    "kernels": network.computeKernels,
     "blasThreadsVariable": ProcessInfo.processInfo.environment["DIGITALINK_BLAS_THREADS"] ?? "unset (engine default 1)",
     "model": modelDir.path,
     "stepsPerLineHeight": config.features.stepsPerLineHeight,

@@ -10,19 +10,31 @@ import Foundation
 /// Prefixes live in a trie, so each extension is computed (and scored by the language model) once.
 /// Per frame only symbols with log-probability above `symbolLogProbabilityFloor` are tried, and the
 /// best `beamWidth` prefixes survive. Complexity per frame: O(beamWidth · candidates · LM lookup).
+///
+/// After the last frame, when `endSymbol` is set, each surviving prefix also gets
+/// `endWeight · log P_LM(endSymbol | prefix)`: how likely the text is to end there (with the space as
+/// the end symbol, how likely its last word is complete), which an ink that ends at a word boundary
+/// should be. The final hypotheses are ranked with it.
 public struct CTCPrefixBeamSearch: Sendable {
     public var beamWidth: Int
     public var lmWeight: Float
     public var insertionBonus: Float
     public var symbolLogProbabilityFloor: Float
     public var blank: Int
+    /// The symbol whose language-model probability after a complete hypothesis scores its ending
+    /// (nil: none); weighted by `endWeight`.
+    public var endSymbol: Int?
+    public var endWeight: Float
 
-    public init(beamWidth: Int = 16, lmWeight: Float = 0.5, insertionBonus: Float = 0, symbolLogProbabilityFloor: Float = -9, blank: Int = 0) {
+    public init(beamWidth: Int = 16, lmWeight: Float = 0.5, insertionBonus: Float = 0, symbolLogProbabilityFloor: Float = -9,
+                blank: Int = 0, endSymbol: Int? = nil, endWeight: Float = 0) {
         self.beamWidth = beamWidth
         self.lmWeight = lmWeight
         self.insertionBonus = insertionBonus
         self.symbolLogProbabilityFloor = symbolLogProbabilityFloor
         self.blank = blank
+        self.endSymbol = endSymbol
+        self.endWeight = endWeight
     }
 
     /// One decoded hypothesis: symbol ids and its score (natural-log units, higher is better).
@@ -95,9 +107,14 @@ public struct CTCPrefixBeamSearch: Sendable {
             next.touched.removeAll(keepingCapacity: true)
             beams = top.map { ($0.node, $0.pb, $0.pnb) }
         }
-        var results = beams.map {
-            Hypothesis(symbols: trie.symbols(of: $0.node),
-                       score: trie.rank($0.node, pb: $0.pb, pnb: $0.pnb, lmWeight: lmWeight, insertionBonus: insertionBonus))
+        var results: [Hypothesis] = []
+        results.reserveCapacity(beams.count)
+        for beam in beams {
+            var score = trie.rank(beam.node, pb: beam.pb, pnb: beam.pnb, lmWeight: lmWeight, insertionBonus: insertionBonus)
+            if let end = endSymbol, endWeight != 0, let lm = languageModel, let state = trie.lmState[beam.node] {
+                score += endWeight * lm.score(end, after: state).logProbability
+            }
+            results.append(Hypothesis(symbols: trie.symbols(of: beam.node), score: score))
         }
         results.sort { $0.score > $1.score }
         return Array(results.prefix(maxResults))

@@ -39,11 +39,15 @@ public struct InkBatchReader: Sequence, Sendable {
         /// The document read from the line, or why it could not be read.
         /// ``DigitalInkError/malformedInput(source:line:field:reason:)`` errors carry the same line.
         public let result: Result<InkDocument, DigitalInkError>
+        /// The line's `"id"`: the document's, or, for a line whose ink was rejected, the string `"id"`
+        /// of the JSON object on the line when it is one (so that an answer can still name it).
+        public let id: String?
 
-        /// An entry for line `line` (1-based).
-        public init(line: Int, result: Result<InkDocument, DigitalInkError>) {
+        /// An entry for line `line` (1-based). `id` defaults to the document's.
+        public init(line: Int, result: Result<InkDocument, DigitalInkError>, id: String? = nil) {
             self.line = line
             self.result = result
+            if case .success(let document) = result { self.id = id ?? document.id } else { self.id = id }
         }
 
         /// The document, or nil when the line could not be read.
@@ -245,7 +249,12 @@ public struct InkBatchReader: Sequence, Sendable {
                     try InkJSONReader.document(bytes: UnsafeBufferPointer(rebasing: b[range.lowerBound..<end]), source: source, firstLine: line)
                 }
             }
-            return Entry(line: line, result: result)
+            var id: String? = nil
+            if case .failure = result {  // salvage the id of a rejected ink, when the line is a JSON object
+                let bytes = Data(buffer[range.lowerBound..<end])
+                id = ((try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any])?["id"] as? String
+            }
+            return Entry(line: line, result: result, id: id)
         }
     }
 

@@ -1,3 +1,6 @@
+#if canImport(_InkKernels)
+import _InkKernels
+#endif
 import Foundation
 
 /// One bidirectional LSTM layer with PyTorch's parameter layout.
@@ -11,13 +14,20 @@ import Foundation
 ///
 /// How it is computed (see Benchmarks/README.md for the measurements behind each choice):
 /// - the input projections of both directions and all T steps are one matrix multiply
-///   (T × in times in × 8H: `W_ih` of both directions stacked);
+///   (T × in times in × 8H: `W_ih` of both directions stacked): BLAS `sgemm`, or on CPUs with
+///   AVX-512F `ink_gemm_packed_avx512` over the weights packed at load time (``_ProjectionKernel``);
 /// - the two directions advance in the same time loop (forward at t, backward at T−1−t), each step one
-///   recurrent matrix-vector product per direction, with `W_hh` stored transposed (H × 4H) so that
-///   BLAS runs its column-major kernel over long contiguous columns;
-/// - the gate non-linearities are computed 8 units at a time with a rational tanh (the approximation
-///   Eigen and ONNX Runtime use, |error| < 1e-6) and σ(x) = ½ tanh(x/2) + ½, instead of one libm
-///   call per value.
+///   recurrent matrix-vector product per direction and the cell update;
+/// - with the `avx2` kernel (x86-64 CPUs with AVX2 and FMA, see ``_LSTMKernel``) a step is one call of
+///   `ink_lstm_step`: product and cell fused, over `W_hh` packed at load time in panels of 64 gates;
+///   with `avx2f16` (when every `W_hh` weight is a half-precision value, as `Training/export.py` rounds
+///   them) `ink_lstm_step_f16`, the same over 16-bit weights in panels of 96: half the bytes to stream
+///   from L2 per step, which bound the product;
+/// - with the `portable` kernel the product is a BLAS `sgemv` over `W_hh` stored transposed (H × 4H),
+///   so that BLAS runs its column-major kernel over long contiguous columns, and the gate
+///   non-linearities are computed 8 units at a time in Swift SIMD;
+/// - either way tanh is a rational approximation (the one Eigen and ONNX Runtime use, |error| < 1e-6)
+///   and σ(x) = ½ tanh(x/2) + ½, instead of one libm call per value.
 /// The output row t is `[h_fwd(t), h_bwd(t)]` (T × 2H).
 struct BidirectionalLSTM: Sendable {
     struct Direction: Sendable {
@@ -28,29 +38,81 @@ struct BidirectionalLSTM: Sendable {
 
     let inputSize: Int
     let hiddenSize: Int
-    /// `W_ih` of both directions, transposed: in × 8H (columns 0..<4H forward, 4H..<8H backward).
-    /// Stored so because BLAS multiplies X · Wᵗ faster from this layout than from PyTorch's 8H × in
-    /// (it does not repack a transposed operand on every call).
-    let inputWeights: [Float]
-    /// Bias of the forward direction, then of the backward one: 8H.
-    let bias: [Float]
+    /// The input projection: `W_ih` of both directions, transposed, in × 8H (columns 0..<4H forward,
+    /// 4H..<8H backward; stored so because BLAS multiplies X · Wᵗ faster from this layout than from
+    /// PyTorch's 8H × in), and the biases b_ih + b_hh of the forward direction, then of the backward one.
+    let projection: _AffineMap
     /// `W_hh` transposed, H × 4H, per direction.
     let recurrentForward: [Float]
     let recurrentBackward: [Float]
+    /// `W_hh` per direction packed for `ink_lstm_step` (4H · H each), when the `avx2` kernel is used.
+    let packedRecurrent: (forward: [Float], backward: [Float])?
+    /// The same in half precision for `ink_lstm_step_f16`, when the `avx2f16` kernel is used.
+    let packedRecurrentHalf: (forward: [UInt16], backward: [UInt16])?
+
+    /// The kernel that runs the input projection.
+    var projectionKernel: _ProjectionKernel { projection.kernel }
+
+    /// The kernel that runs the recurrent steps.
+    var kernel: _LSTMKernel { packedRecurrentHalf != nil ? .avx2f16 : packedRecurrent != nil ? .avx2 : .portable }
 
     var outputSize: Int { 2 * hiddenSize }
 
     /// Scratch floats `run` needs for T steps (the gates of both directions).
     static func gateCount(steps T: Int, hiddenSize H: Int) -> Int { T * 8 * H }
 
-    init(inputSize: Int, hiddenSize H: Int, forward: Direction, backward: Direction) {
+    /// `kernel` is used where it is available, H is a multiple of 8 and (for `avx2f16`) every `W_hh`
+    /// weight is a half-precision value; otherwise the next one (`avx2f16`, `avx2`, `portable`).
+    /// `projection` likewise where available; otherwise `blas`.
+    init(inputSize: Int, hiddenSize H: Int, forward: Direction, backward: Direction, kernel: _LSTMKernel = .best,
+         projection: _ProjectionKernel = .best) {
         self.inputSize = inputSize
         self.hiddenSize = H
-        inputWeights = _transposed(forward.inputWeights + backward.inputWeights, rows: 8 * H, columns: inputSize)
-        bias = forward.bias + backward.bias
-        recurrentForward = _transposed(forward.recurrentWeights, rows: 4 * H, columns: H)
-        recurrentBackward = _transposed(backward.recurrentWeights, rows: 4 * H, columns: H)
+        self.projection = _AffineMap(
+            weights: _transposed(forward.inputWeights + backward.inputWeights, rows: 8 * H, columns: inputSize),
+            inputs: inputSize, outputs: 8 * H, bias: forward.bias + backward.bias, kernel: projection)
+        let wf = _transposed(forward.recurrentWeights, rows: 4 * H, columns: H)
+        let wb = _transposed(backward.recurrentWeights, rows: 4 * H, columns: H)
+        recurrentForward = wf
+        recurrentBackward = wb
+        var half: (forward: [UInt16], backward: [UInt16])? = nil
+        var full: (forward: [Float], backward: [Float])? = nil
+        #if canImport(_InkKernels)
+        if kernel != .portable, kernel.isAvailable, H % 8 == 0 {
+            if kernel == .avx2f16, Self.isHalfExact(wf), Self.isHalfExact(wb) {
+                half = (Self.packedHalf(wf, hiddenSize: H), Self.packedHalf(wb, hiddenSize: H))
+            } else if _LSTMKernel.avx2.isAvailable {
+                full = (Self.packed(wf, hiddenSize: H), Self.packed(wb, hiddenSize: H))
+            }
+        }
+        #endif
+        packedRecurrentHalf = half
+        packedRecurrent = full
     }
+
+    #if canImport(_InkKernels)
+    private static func isHalfExact(_ w: [Float]) -> Bool {
+        w.withUnsafeBufferPointer { ink_floats_are_half_exact($0.baseAddress!, $0.count) != 0 }
+    }
+
+    /// `W_hh` transposed (H × 4H), packed by `ink_lstm_pack_recurrent`.
+    private static func packed(_ transposed: [Float], hiddenSize H: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: Int(ink_lstm_packed_count(Int32(H))))
+        transposed.withUnsafeBufferPointer { w in
+            out.withUnsafeMutableBufferPointer { o in ink_lstm_pack_recurrent(w.baseAddress!, Int32(H), o.baseAddress!) }
+        }
+        return out
+    }
+
+    /// `W_hh` transposed (H × 4H), packed in half precision by `ink_lstm_pack_recurrent_f16`.
+    private static func packedHalf(_ transposed: [Float], hiddenSize H: Int) -> [UInt16] {
+        var out = [UInt16](repeating: 0, count: Int(ink_lstm_packed_count(Int32(H))))
+        transposed.withUnsafeBufferPointer { w in
+            out.withUnsafeMutableBufferPointer { o in ink_lstm_pack_recurrent_f16(w.baseAddress!, Int32(H), o.baseAddress!) }
+        }
+        return out
+    }
+    #endif
 
     /// Runs both directions over `input` (T × inputSize) and writes T × 2H values to `output`.
     /// `gates` is scratch space of at least `gateCount(steps: T, hiddenSize: H)` floats.
@@ -59,18 +121,22 @@ struct BidirectionalLSTM: Sendable {
              gates: UnsafeMutablePointer<Float>) {
         guard T > 0 else { return }
         let H = hiddenSize, G = 4 * H, G2 = 8 * H, outStride = 2 * H
-        // Bias in every row, then gates += X · W_ihᵀ for all steps and both directions at once.
-        bias.withUnsafeBufferPointer { b in
-            for t in 0..<T { (gates + t * G2).update(from: b.baseAddress!, count: G2) }
-        }
-        inputWeights.withUnsafeBufferPointer { w in
-            _BLAS.gemm(m: T, n: G2, k: inputSize, a: input, lda: inputSize, b: w.baseAddress!, ldb: G2,
-                       beta: 1, c: gates, ldc: G2)
-        }
+        // gates = bias + X · W_ihᵀ for all steps and both directions at once.
+        projection.apply(input, rows: T, output: gates)
         // State: h forward, c forward, h backward, c backward.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * H) { state in
             let s = state.baseAddress!
             s.initialize(repeating: 0, count: 4 * H)
+            #if canImport(_InkKernels)
+            if let packed = packedRecurrentHalf {
+                runPackedSteps(packed, steps: T, gates: gates, state: s, output: output, step: ink_lstm_step_f16)
+                return
+            }
+            if let packed = packedRecurrent {
+                runPackedSteps(packed, steps: T, gates: gates, state: s, output: output, step: ink_lstm_step)
+                return
+            }
+            #endif
             recurrentForward.withUnsafeBufferPointer { wf in
                 recurrentBackward.withUnsafeBufferPointer { wb in
                     for step in 0..<T {
@@ -83,6 +149,30 @@ struct BidirectionalLSTM: Sendable {
                         _lstmCell(gf, h: s, c: s + H, out: output + tf * outStride, count: H)
                         _lstmCell(gb, h: s + 2 * H, c: s + 3 * H, out: output + tb * outStride + H, count: H)
                     }
+                }
+            }
+        }
+    }
+}
+
+extension BidirectionalLSTM {
+    /// The T recurrent steps of both directions by a packed kernel (`ink_lstm_step` or
+    /// `ink_lstm_step_f16`): forward at t and backward at T−1−t in the same loop. `state` holds h and c
+    /// of the forward direction, then of the backward one (4H floats, zero on entry).
+    @inline(__always)
+    func runPackedSteps<Weight>(
+        _ packed: (forward: [Weight], backward: [Weight]), steps T: Int, gates: UnsafeMutablePointer<Float>,
+        state s: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>,
+        step: (UnsafePointer<Weight>?, Int32, Int32, UnsafeMutablePointer<Float>?, UnsafeMutablePointer<Float>?,
+               UnsafeMutablePointer<Float>?, UnsafeMutablePointer<Float>?) -> Void
+    ) {
+        let H = hiddenSize, G = 4 * H, G2 = 8 * H, outStride = 2 * H, h32 = Int32(H)
+        packed.forward.withUnsafeBufferPointer { pf in
+            packed.backward.withUnsafeBufferPointer { pb in
+                for t in 0..<T {
+                    let tb = T - 1 - t, r: Int32 = t > 0 ? 1 : 0
+                    step(pf.baseAddress!, h32, r, gates + t * G2, s, s + H, output + t * outStride)
+                    step(pb.baseAddress!, h32, r, gates + tb * G2 + G, s + 2 * H, s + 3 * H, output + tb * outStride + H)
                 }
             }
         }

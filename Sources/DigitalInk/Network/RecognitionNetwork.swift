@@ -1,3 +1,6 @@
+#if canImport(_InkKernels)
+import _InkKernels
+#endif
 import Foundation
 
 /// The recognizer network: bidirectional LSTM layers, optional 2× time reduction, a linear head.
@@ -16,8 +19,8 @@ import Foundation
 public struct RecognitionNetwork: Sendable {
     public let configuration: NetworkConfiguration
     let layers: [BidirectionalLSTM]
-    let headWeights: [Float]  // headInput × C (head.weight transposed, for a non-transposed gemm)
-    let headBias: [Float]     // C
+    /// The head: head.weight transposed (headInput × C, for a non-transposed product) and head.bias.
+    let head: _AffineMap
 
     /// Loads and validates the weights named by `configuration` (checking every tensor's shape).
     public init(configuration: NetworkConfiguration, weightsURL: URL) throws(DigitalInkError) {
@@ -25,7 +28,10 @@ public struct RecognitionNetwork: Sendable {
         try self.init(configuration: configuration, file: file)
     }
 
-    init(configuration c: NetworkConfiguration, file: SafeTensorsFile) throws(DigitalInkError) {
+    /// `kernel`, `projection`: how the LSTM steps and projections run (tests compare the kernels; the
+    /// engine takes the best ones).
+    init(configuration c: NetworkConfiguration, file: SafeTensorsFile, kernel: _LSTMKernel = .best,
+         projection: _ProjectionKernel = .best) throws(DigitalInkError) {
         guard c.inputDim > 0, c.hidden > 0, c.layers > 0, c.numClasses > 1, (0...c.layers).contains(c.reduceAfter) else {
             throw .modelCorrupt(file: "config.json", reason: "network sizes must be positive and reduceAfter in 0...layers")
         }
@@ -43,15 +49,28 @@ public struct RecognitionNetwork: Sendable {
                 return .init(inputWeights: wih, recurrentWeights: whh, bias: zip(bih, bhh).map { $0 + $1 })
             }
             layers.append(BidirectionalLSTM(inputSize: inSize, hiddenSize: H,
-                                            forward: try direction(""), backward: try direction("_reverse")))
+                                            forward: try direction(""), backward: try direction("_reverse"), kernel: kernel,
+                                            projection: projection))
             inSize = 2 * H * (c.reduceAfter == l + 1 ? 2 : 1)
         }
         self.configuration = c
         self.layers = layers
-        self.headWeights = _transposed(try file.floats("head.weight", shape: [c.numClasses, inSize]),
-                                       rows: c.numClasses, columns: inSize)
-        self.headBias = try file.floats("head.bias", shape: [c.numClasses])
+        self.head = _AffineMap(
+            weights: _transposed(try file.floats("head.weight", shape: [c.numClasses, inSize]), rows: c.numClasses, columns: inSize),
+            inputs: inSize, outputs: c.numClasses, bias: try file.floats("head.bias", shape: [c.numClasses]),
+            kernel: c.head == "classifier" ? .blas : projection)
     }
+
+    /// The kernel that runs the LSTM steps.
+    var kernel: _LSTMKernel { layers.first?.kernel ?? .portable }
+    /// The kernel that runs the LSTM input projections.
+    var projection: _ProjectionKernel { layers.first?.projectionKernel ?? .blas }
+
+    /// How this network runs on this CPU, for reports: the recurrent kernel (`portable`: BLAS sgemv and
+    /// Swift SIMD; `avx2`; `avx2-f16`: 16-bit recurrent weights) and the projection kernel (`blas` or
+    /// `avx512`), e.g. `"recurrent avx2-f16, projection avx512"`. The environment variables
+    /// `DIGITALINK_KERNEL=portable` and `DIGITALINK_PROJECTION=blas` choose the portable ones.
+    public var computeKernels: String { "recurrent \(kernel.rawValue), projection \(projection.rawValue)" }
 
     /// Number of output frames for `frames` input frames.
     public func outputFrames(for frames: Int) -> Int {
@@ -73,7 +92,9 @@ public struct RecognitionNetwork: Sendable {
         let actCount = (T + 1) * max(2 * H, c.inputDim)
         var a = [Float](repeating: 0, count: actCount)
         var b = [Float](repeating: 0, count: actCount)
-        var gates = [Float](repeating: 0, count: BidirectionalLSTM.gateCount(steps: T, hiddenSize: H))
+        // (Not zeroed: every layer's projection writes all of its T × 8H gates before they are read.)
+        let gateCount = BidirectionalLSTM.gateCount(steps: T, hiddenSize: H)
+        var gates = [Float](unsafeUninitializedCapacity: gateCount) { _, count in count = gateCount }
         a.withUnsafeMutableBufferPointer { ap in ap.baseAddress!.update(from: features.values, count: features.values.count) }
         var width = c.inputDim
         var outRows = 0
@@ -97,9 +118,9 @@ public struct RecognitionNetwork: Sendable {
                         var mean = [Float](repeating: 0, count: width)
                         for t in 0..<T { for j in 0..<width { mean[j] += src[t * width + j] } }
                         for j in 0..<width { mean[j] /= Float(T) }
-                        result = headBias
+                        result = head.bias
                         mean.withUnsafeBufferPointer { m in
-                            headWeights.withUnsafeBufferPointer { w in
+                            head.weights.withUnsafeBufferPointer { w in
                                 result.withUnsafeMutableBufferPointer { r in
                                     _BLAS.gemvTransposed(rows: width, columns: C, a: w.baseAddress!, x: m.baseAddress!,
                                                          y: r.baseAddress!)
@@ -110,11 +131,7 @@ public struct RecognitionNetwork: Sendable {
                     } else {
                         result = [Float](repeating: 0, count: T * C)
                         result.withUnsafeMutableBufferPointer { r in
-                            for t in 0..<T { (r.baseAddress! + t * C).update(from: headBias, count: C) }
-                            headWeights.withUnsafeBufferPointer { w in
-                                _BLAS.gemm(m: T, n: C, k: width, a: src, lda: width, b: w.baseAddress!, ldb: C,
-                                           beta: 1, c: r.baseAddress!, ldc: C)
-                            }
+                            head.apply(src, rows: T, output: r.baseAddress!)
                         }
                         outRows = T
                     }
@@ -122,6 +139,12 @@ public struct RecognitionNetwork: Sendable {
             }
         }
         result.withUnsafeMutableBufferPointer { r in
+            #if canImport(_InkKernels)
+            if head.kernel == .avx512 {  // the avx512 kernels are in use
+                ink_log_softmax_rows_avx512(r.baseAddress!, Int32(outRows), Int32(C))
+                return
+            }
+            #endif
             for t in 0..<outRows { _logSoftmax(r.baseAddress! + t * C, count: C) }
         }
         return FeatureMatrix(rows: outRows, columns: C, values: result)

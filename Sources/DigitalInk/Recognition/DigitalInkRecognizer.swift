@@ -72,12 +72,8 @@ public final class DigitalInkRecognizer: Sendable {
             }.sorted { $0.score > $1.score }
             return DigitalInkRecognitionResult(candidates: Array(ranked.prefix(options.maxResultCount)))
         }
-        let d = model.configuration.decoder
         let lm = options.useLanguageModel ? model.languageModel : nil
-        let search = CTCPrefixBeamSearch(beamWidth: options.beamWidth ?? d?.beamWidth ?? 16,
-                                         lmWeight: lm == nil ? 0 : (options.lmWeight ?? d?.lmWeight ?? 0),
-                                         insertionBonus: lm == nil ? 0 : (options.insertionBonus ?? d?.insertionBonus ?? 0),
-                                         blank: model.configuration.blankIndex ?? 0)
+        let search = model.configuration.beamSearch(languageModel: lm != nil, options: options)
         let pre = Array(context.preContext.suffix(RecognitionContext.maxPreContextLength))
         let preSymbols = pre.compactMap { model.symbolOfCharacter[$0] }
         var leading: Int? = nil

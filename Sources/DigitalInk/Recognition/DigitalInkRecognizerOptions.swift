@@ -18,6 +18,8 @@ public struct DigitalInkRecognizerOptions: Sendable {
     public var lmWeight: Float?
     /// Overrides the model's per-character insertion bonus when set (for tuning).
     public var insertionBonus: Float?
+    /// Overrides the model's end-of-text weight (`decoder.endWeight` in `config.json`) when set (for tuning).
+    public var endWeight: Float?
 
     /// A recognizer for `model`, which must have been downloaded through `modelManager`.
     public init(model: DigitalInkRecognitionModel, modelManager: ModelManager = .shared) {

@@ -8,7 +8,8 @@ import Foundation
 ///  "network": {"weights": "weights.safetensors", "inputDim": 4, "hidden": 96, "layers": 3,
 ///              "numClasses": 166, "reduceAfter": 1, "head": "ctc"},
 ///  "labels": [" ", "!", ...], "blankIndex": 0,
-///  "decoder": {"languageModel": "lm.bin", "lmWeight": 0.6, "insertionBonus": 1.0, "beamWidth": 16}}
+///  "decoder": {"languageModel": "lm.bin", "lmWeight": 0.9, "insertionBonus": 2.0, "beamWidth": 32,
+///              "endWeight": 1.0}}
 /// ```
 /// For a text model `labels` are the characters of classes 1...; for a shapes model (`kind` "shapes")
 /// they name classes 0... and there is no blank and no decoder.
@@ -25,6 +26,9 @@ public struct ModelConfiguration: Sendable, Hashable, Codable {
         public var lmWeight: Float
         public var insertionBonus: Float
         public var beamWidth: Int
+        /// Weight of the language model's probability that the text ends after the last character
+        /// (a space follows it), added to the final hypotheses' scores; absent means 0.
+        public var endWeight: Float?
     }
 
     public static let supportedFormatVersion = 1
@@ -69,7 +73,7 @@ public struct ModelConfiguration: Sendable, Hashable, Codable {
             guard labels.allSatisfy({ $0.count == 1 }) else { throw bad("every label of a text model must be one character") }
             guard (network.head ?? "ctc") == "ctc" else { throw bad("a text model needs a ctc head") }
             if let d = decoder {
-                guard d.beamWidth > 0, d.lmWeight.isFinite, d.insertionBonus.isFinite else { throw bad("decoder settings out of range") }
+                guard d.beamWidth > 0, d.lmWeight.isFinite, d.insertionBonus.isFinite, d.endWeight?.isFinite ?? true else { throw bad("decoder settings out of range") }
             }
         case "shapes":
             guard labels.count == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes") }

@@ -1,0 +1,94 @@
+#if canImport(_InkKernels)
+import _InkKernels
+#endif
+import Foundation
+
+/// How the LSTM's recurrent steps are computed. Internal.
+///
+/// - `portable`: one BLAS `sgemv` per step and direction over `W_hh` transposed, then the cell in
+///   Swift SIMD. Any CPU.
+/// - `avx2`: `ink_lstm_step` from `_InkKernels`: the recurrent product over weights packed at load
+///   time and the cell, fused, in AVX2 + FMA code chosen at run time (x86-64 CPUs that have both).
+/// - `avx2f16`: the same with the packed weights in 16 bits (`ink_lstm_step_f16`, F16C), used only
+///   for weights that are exactly half-precision values (the exporter rounds `W_hh` so): half the
+///   bytes to stream per step, and the product is bound by streaming them. Otherwise `avx2`.
+///
+/// All compute the same function; they differ only in the order of floating-point additions.
+enum _LSTMKernel: String, Sendable, CaseIterable {
+    case portable
+    case avx2
+    case avx2f16 = "avx2-f16"
+
+    /// Whether this CPU runs the kernel.
+    var isAvailable: Bool {
+        switch self {
+        case .portable: return true
+        case .avx2:
+            #if canImport(_InkKernels)
+            return Self.hasAVX2FMA
+            #else
+            return false
+            #endif
+        case .avx2f16:
+            #if canImport(_InkKernels)
+            return Self.hasF16C
+            #else
+            return false
+            #endif
+        }
+    }
+
+    #if canImport(_InkKernels)
+    private static let hasAVX2FMA: Bool = ink_kernels_avx2_fma_available() != 0
+    private static let hasF16C: Bool = ink_kernels_f16c_available() != 0
+    #endif
+
+    /// The fastest kernel this CPU runs (a layer whose weights it cannot use exactly falls back to the
+    /// next one). `DIGITALINK_KERNEL` (`portable`, `avx2`, `avx2-f16`) in the environment chooses another
+    /// one that the CPU runs, to compare them or to rule the fast ones out.
+    static let best: _LSTMKernel = {
+        if let forced = ProcessInfo.processInfo.environment["DIGITALINK_KERNEL"].flatMap(_LSTMKernel.init(rawValue:)),
+           forced.isAvailable {
+            return forced
+        }
+        return [.avx2f16, .avx2].first(where: \.isAvailable) ?? .portable
+    }()
+}
+
+/// How the LSTM's input projection (X · W_ihᵀ for all steps, both directions) and the CTC head are
+/// computed. Internal.
+///
+/// - `blas`: one BLAS `sgemm`, which packs the weights on every call.
+/// - `avx512`: `ink_gemm_packed_avx512` over weights packed once at load time (x86-64 CPUs with
+///   AVX-512F). The network's CTC head uses it too.
+enum _ProjectionKernel: String, Sendable, CaseIterable {
+    case blas
+    case avx512
+
+    /// Whether this CPU runs the kernel.
+    var isAvailable: Bool {
+        switch self {
+        case .blas: return true
+        case .avx512:
+            #if canImport(_InkKernels)
+            return Self.hasAVX512
+            #else
+            return false
+            #endif
+        }
+    }
+
+    #if canImport(_InkKernels)
+    private static let hasAVX512: Bool = ink_kernels_avx512_available() != 0
+    #endif
+
+    /// `avx512` where the CPU runs it; `blas` when `DIGITALINK_KERNEL=portable` (everything portable)
+    /// or `DIGITALINK_PROJECTION=blas`.
+    static let best: _ProjectionKernel = {
+        let env = ProcessInfo.processInfo.environment
+        if env["DIGITALINK_KERNEL"] == _LSTMKernel.portable.rawValue || env["DIGITALINK_PROJECTION"] == "blas" {
+            return .blas
+        }
+        return _ProjectionKernel.avx512.isAvailable ? .avx512 : .blas
+    }()
+}

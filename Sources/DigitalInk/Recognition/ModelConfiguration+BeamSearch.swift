@@ -1,0 +1,20 @@
+import Foundation
+
+extension ModelConfiguration {
+    /// The beam search that this text model's `decoder` settings describe, as a recognizer runs it.
+    ///
+    /// With `languageModel` false (no language model, or one not used) the LM weight, insertion bonus
+    /// and end weight are 0. Settings in `options` that are set override the model's. The end symbol
+    /// is the space character's class, when the model has one. Defaults where `config.json` has no
+    /// decoder: beam width 16, weights 0.
+    public func beamSearch(languageModel: Bool, options: DigitalInkRecognizerOptions? = nil) -> CTCPrefixBeamSearch {
+        let d = decoder
+        func weight(_ override: Float?, _ value: Float?) -> Float { languageModel ? (override ?? value ?? 0) : 0 }
+        return CTCPrefixBeamSearch(beamWidth: options?.beamWidth ?? d?.beamWidth ?? 16,
+                                   lmWeight: weight(options?.lmWeight, d?.lmWeight),
+                                   insertionBonus: weight(options?.insertionBonus, d?.insertionBonus),
+                                   blank: blankIndex ?? 0,
+                                   endSymbol: labels.firstIndex(of: " ").map { $0 + 1 },
+                                   endWeight: weight(options?.endWeight, d?.endWeight))
+    }
+}

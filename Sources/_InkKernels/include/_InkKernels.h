@@ -1,0 +1,86 @@
+// Internal kernels of DigitalInk, chosen at run time on x86-64: the LSTM's recurrent step (AVX2 + FMA,
+// float or half-precision weights) and its input projection over weights packed at load time
+// (AVX-512F).
+//
+// Swift compiles for baseline x86-64 (SSE2) and a library cannot raise that for its users, so these
+// functions carry their own `target(...)` attributes and are called only after the matching
+// `ink_kernels_*_available()` said yes. On other CPUs and architectures those return 0 and the engine
+// keeps its portable path (BLAS sgemm and sgemv, Swift SIMD).
+#ifndef INK_KERNELS_H
+#define INK_KERNELS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include <stdint.h>
+
+/// 1 when the running CPU can execute the AVX2 + FMA kernels below, else 0.
+int ink_kernels_avx2_fma_available(void);
+
+/// 1 when it can also execute the F16C ones (`*_f16`), else 0.
+int ink_kernels_f16c_available(void);
+
+/// 1 when each of the `count` floats is exactly an IEEE half-precision value (so that storing it in
+/// 16 bits loses nothing), else 0. Portable C.
+int ink_floats_are_half_exact(const float *values, long count);
+
+/// 1 when it can execute the AVX-512 kernel (`ink_gemm_packed_avx512`), else 0.
+int ink_kernels_avx512_available(void);
+
+/// Floats `ink_gemm_pack_b` writes for a k × n matrix (k times n rounded up to a multiple of 32).
+long ink_gemm_packed_count(int k, int n);
+
+/// Packs B (k × n, row-major, leading dimension n) for `ink_gemm_packed_avx512`: column panels of 32,
+/// each panel row after row (k × 32 contiguous floats), the last one padded with zeros. Portable C.
+void ink_gemm_pack_b(const float *b, int k, int n, float *packed);
+
+/// C[m × n] = bias + A[m × k] · B (every row gets `bias`, n floats), or C += A · B when `bias` is NULL;
+/// B packed by `ink_gemm_pack_b` (the LSTM's input projection, with its weights packed once at load
+/// time; BLAS repacks them on every call). Rows of A and C have leading dimensions `lda` and `ldc`.
+/// Any n: the columns of a last partial panel are read and written under a mask (a row of C or of
+/// bias is never touched past column n). Register blocks of 6 rows × 32 columns, AVX-512F. Only after `ink_kernels_avx512_available()`
+/// returned 1.
+void ink_gemm_packed_avx512(int m, int n, int k, const float *a, int lda, const float *packed, const float *bias,
+                            float *c, int ldc);
+
+/// In-place log-softmax of each of `rows` rows of `count` floats (the CTC head's output): max,
+/// Σ exp(v − max) with a vectorized exp (relative error < 2e-7), v − max − log Σ. AVX-512F; only after
+/// `ink_kernels_avx512_available()` returned 1.
+void ink_log_softmax_rows_avx512(float *v, int rows, int count);
+
+/// Floats `ink_lstm_pack_recurrent` writes for hidden size `hidden` (4·hidden·hidden).
+long ink_lstm_packed_count(int hidden);
+
+/// Packs a direction's recurrent weights for `ink_lstm_step`: `wt` is W_hh transposed, hidden × 4·hidden
+/// row-major (row k holds the weights of h[k] for all 4·hidden gates). The result holds the same
+/// values in column panels of 64 (then 8) gates, each panel row after row, so that the step streams
+/// the weights in order. `hidden` must be even.
+void ink_lstm_pack_recurrent(const float *wt, int hidden, float *packed);
+
+/// One LSTM time step of one direction, in place:
+///   g[0..<4H) += W_hh · h       (i, f, c̃, o blocks of H; g holds W_ih·x + b on entry)
+///   c = σ(f)·c + σ(i)·tanh(c̃);  h = σ(o)·tanh(c);  out[0..<H) = h
+/// `packed` comes from `ink_lstm_pack_recurrent`; `with_recurrent` 0 skips the product (the first
+/// step, h = 0). tanh is the rational approximation of Eigen and MLAS, σ(x) = ½·tanh(x/2) + ½, the
+/// same as the engine's Swift path. `hidden` must be a multiple of 8. Only after
+/// `ink_kernels_avx2_fma_available()` returned 1.
+void ink_lstm_step(const float *packed, int hidden, int with_recurrent,
+                   float *g, float *h, float *c, float *out);
+
+/// `ink_lstm_pack_recurrent` with the weights stored as IEEE half-precision floats, in column panels
+/// of 96 (then 8) gates.
+/// Exact only for weights that `ink_floats_are_half_exact` accepts. Portable C.
+void ink_lstm_pack_recurrent_f16(const float *wt, int hidden, uint16_t *packed);
+
+/// `ink_lstm_step` over half-precision packed weights (converted to float in registers, F16C; all
+/// arithmetic in float). Half the bytes per step: the product streams the weights from L2, and is
+/// bound by that. Only after `ink_kernels_f16c_available()` returned 1.
+void ink_lstm_step_f16(const uint16_t *packed, int hidden, int with_recurrent,
+                       float *g, float *h, float *c, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
