@@ -77,7 +77,7 @@ def main() -> int:
                  f"model `{sbs['model']}` (stepsPerLineHeight {sbs['stepsPerLineHeight']:g}) at commit "
                  f"`{machine['commit']}`. `OPENBLAS_NUM_THREADS=1`, `DIGITALINK_BLAS_THREADS=1`; load average "
                  f"{machine['loadBefore']} before the run and {machine['loadAfter']} after it "
-                 f"(other jobs were running on the machine: see \"Reading the figures\").")
+                 f"(see \"Reading the figures\").")
     lines.append("")
 
     # Goals.
