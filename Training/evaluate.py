@@ -32,29 +32,32 @@ from inkrec_training.metrics import edit_distance, greedy_decode  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402
 
 
+def network(n, state_dict):
+    """An InkRecNet of the `network` settings `n` (config.json) with these weights, in eval mode."""
+    m = InkRecNet(n["inputDim"], n["hidden"], n["layers"], n["numClasses"], n["reduceAfter"], head=n.get("head", "ctc"))
+    m.load_state_dict(state_dict)
+    m.eval()
+    return m
+
+
 def load_model(model_dir):
     with open(os.path.join(model_dir, "config.json")) as f:
         cfg = json.load(f)
-    n = cfg["network"]
-    m = InkRecNet(n["inputDim"], n["hidden"], n["layers"], n["numClasses"], n["reduceAfter"], head=n.get("head", "ctc"))
-    m.load_state_dict(load_file(os.path.join(model_dir, n["weights"])))
-    m.eval()
-    return m, cfg
+    return network(cfg["network"], load_file(os.path.join(model_dir, cfg["network"]["weights"]))), cfg
 
 
-def checkpoint_model(path, cfg):
-    """The training checkpoint's network with its float32 weights (before the export rounded the
-    recurrent ones to half precision), when it is there and has the exported model's shape; else None."""
-    if not path or not os.path.exists(path):
-        return None
-    ck = torch.load(path, weights_only=False, map_location="cpu")
+def load_checkpoint(path):
+    """The training checkpoint at `path` (weights, state, history), or None when there is none."""
+    return torch.load(path, weights_only=False, map_location="cpu") if path and os.path.exists(path) else None
+
+
+def checkpoint_model(ck, cfg):
+    """The checkpoint's network with its float32 weights (before the export rounded the recurrent ones
+    to half precision), when there is a checkpoint with the exported model's shape; else None."""
     n = cfg["network"]
-    if any(ck["config"].get(k) != n[k] for k in ("inputDim", "hidden", "layers", "numClasses", "reduceAfter")):
+    if ck is None or any(ck["config"].get(k) != n[k] for k in ("inputDim", "hidden", "layers", "numClasses", "reduceAfter")):
         return None
-    m = InkRecNet(n["inputDim"], n["hidden"], n["layers"], n["numClasses"], n["reduceAfter"], head=n.get("head", "ctc"))
-    m.load_state_dict(ck["model"])
-    m.eval()
-    return m
+    return network(n, ck["model"])
 
 
 def safetensors_summary(path):
@@ -144,7 +147,8 @@ def main():
     print(f"held-out: {len(report_words)} words from {writers} writers, {len(lines)} lines", flush=True)
 
     model, cfg = load_model(args.model)
-    unrounded = checkpoint_model(args.history, cfg)
+    checkpoint = load_checkpoint(args.history)
+    unrounded = checkpoint_model(checkpoint, cfg)
     os.makedirs(os.path.join(HERE, "work"), exist_ok=True)
     binary = inkrec_binary()
     results = {"words": {}, "lines": {}}
@@ -181,7 +185,7 @@ def main():
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
     if args.card:
-        write_card(args, results, len(report_words), writers, len(lines))
+        write_card(args, results, len(report_words), writers, len(lines), checkpoint)
 
 
 def floats(csv):
@@ -192,7 +196,7 @@ def pct(x):
     return f"{100 * x:.1f}%"
 
 
-def write_card(args, results, n_words, n_writers, n_lines):
+def write_card(args, results, n_words, n_writers, n_lines, checkpoint):
     with open(os.path.join(args.model, "config.json")) as f:
         cfg = json.load(f)
     n = cfg["network"]
@@ -209,9 +213,8 @@ def write_card(args, results, n_words, n_writers, n_lines):
                     f"{n_words} held-out words: CER {pct(a['cer'])} → {pct(b['cer'])}, word accuracy "
                     f"{pct(a['word_acc'])} → {pct(b['word_acc'])} (float32 checkpoint → shipped weights).")
     hist = ""
-    if os.path.exists(args.history):
-        ck = torch.load(args.history, weights_only=False, map_location="cpu")
-        st = ck["state"]
+    if checkpoint is not None:
+        st = checkpoint["state"]
         hist = (f"Trained {st['elapsed'] / 60:.0f} minutes of wall-clock time ({st['step']} updates, AdamW, CTC) on the "
                 f"CPU of the project's 2-core development machine (1 or 2 torch threads, while other work "
                 f"shared the machine), from random weights; no GPU was available. "

@@ -12,6 +12,7 @@ few held-out inks, which the Swift tests compare with the engine), and `Models/m
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import json
 import os
@@ -87,9 +88,7 @@ def main():
     model.eval()
     unrounded = None
     if args.recurrent_f16:
-        unrounded = InkRecNet(cfg["inputDim"], cfg["hidden"], cfg["layers"], cfg["numClasses"], cfg["reduceAfter"], head=cfg["head"])
-        unrounded.load_state_dict(ck["model"])
-        unrounded.eval()
+        unrounded = copy.deepcopy(model)
         with torch.no_grad():  # the exported network is the rounded one: golden files and figures use it
             for name, p in model.named_parameters():
                 if "weight_hh" in name:

@@ -175,25 +175,13 @@ INK_AVX2 void ink_lstm_step(const float *packed, int hidden, int with_recurrent,
         int j = 0;
         // Panels of 64 gates: 8 accumulators, one broadcast of h[k] per row of the panel.
         for (; j + 64 <= G; j += 64) {
-            __m256 a0 = _mm256_loadu_ps(g + j), a1 = _mm256_loadu_ps(g + j + 8);
-            __m256 a2 = _mm256_loadu_ps(g + j + 16), a3 = _mm256_loadu_ps(g + j + 24);
-            __m256 a4 = _mm256_loadu_ps(g + j + 32), a5 = _mm256_loadu_ps(g + j + 40);
-            __m256 a6 = _mm256_loadu_ps(g + j + 48), a7 = _mm256_loadu_ps(g + j + 56);
+            __m256 a[8];
+            for (int i = 0; i < 8; i++) a[i] = _mm256_loadu_ps(g + j + 8 * i);
             for (int k = 0; k < H; k++, w += 64) {
                 const __m256 b = _mm256_broadcast_ss(h + k);
-                a0 = _mm256_fmadd_ps(b, _mm256_loadu_ps(w), a0);
-                a1 = _mm256_fmadd_ps(b, _mm256_loadu_ps(w + 8), a1);
-                a2 = _mm256_fmadd_ps(b, _mm256_loadu_ps(w + 16), a2);
-                a3 = _mm256_fmadd_ps(b, _mm256_loadu_ps(w + 24), a3);
-                a4 = _mm256_fmadd_ps(b, _mm256_loadu_ps(w + 32), a4);
-                a5 = _mm256_fmadd_ps(b, _mm256_loadu_ps(w + 40), a5);
-                a6 = _mm256_fmadd_ps(b, _mm256_loadu_ps(w + 48), a6);
-                a7 = _mm256_fmadd_ps(b, _mm256_loadu_ps(w + 56), a7);
+                for (int i = 0; i < 8; i++) a[i] = _mm256_fmadd_ps(b, _mm256_loadu_ps(w + 8 * i), a[i]);
             }
-            _mm256_storeu_ps(g + j, a0); _mm256_storeu_ps(g + j + 8, a1);
-            _mm256_storeu_ps(g + j + 16, a2); _mm256_storeu_ps(g + j + 24, a3);
-            _mm256_storeu_ps(g + j + 32, a4); _mm256_storeu_ps(g + j + 40, a5);
-            _mm256_storeu_ps(g + j + 48, a6); _mm256_storeu_ps(g + j + 56, a7);
+            for (int i = 0; i < 8; i++) _mm256_storeu_ps(g + j + 8 * i, a[i]);
         }
         // The rest in panels of 8.
         for (; j + 8 <= G; j += 8) {

@@ -1,6 +1,4 @@
-#if canImport(_InkKernels)
 import _InkKernels
-#endif
 
 /// `y = x · W + b` for every row x of a matrix: a layer's weights (k × n, row-major) and bias (n),
 /// applied by BLAS or, when the `avx512` projection kernel is used, by `ink_gemm_packed_avx512` over
@@ -27,7 +25,6 @@ struct _AffineMap: Sendable {
         self.weights = weights
         self.bias = bias
         var packed: [Float]? = nil
-        #if canImport(_InkKernels)
         if kernel == .avx512, kernel.isAvailable {
             var p = [Float](repeating: 0, count: Int(ink_gemm_packed_count(Int32(k), Int32(n))))
             weights.withUnsafeBufferPointer { w in
@@ -35,7 +32,6 @@ struct _AffineMap: Sendable {
             }
             packed = p
         }
-        #endif
         self.packed = packed
     }
 
@@ -44,7 +40,6 @@ struct _AffineMap: Sendable {
     @inline(__always)
     func apply(_ input: UnsafePointer<Float>, rows m: Int, output: UnsafeMutablePointer<Float>) {
         guard m > 0 else { return }
-        #if canImport(_InkKernels)
         if let packed {
             packed.withUnsafeBufferPointer { w in
                 bias.withUnsafeBufferPointer { b in
@@ -54,7 +49,6 @@ struct _AffineMap: Sendable {
             }
             return
         }
-        #endif
         bias.withUnsafeBufferPointer { b in
             for t in 0..<m { (output + t * outputs).update(from: b.baseAddress!, count: outputs) }
         }

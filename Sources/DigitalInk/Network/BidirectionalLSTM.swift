@@ -1,6 +1,4 @@
-#if canImport(_InkKernels)
 import _InkKernels
-#endif
 import Foundation
 
 /// One bidirectional LSTM layer with PyTorch's parameter layout.
@@ -77,7 +75,6 @@ struct BidirectionalLSTM: Sendable {
         recurrentBackward = wb
         var half: (forward: [UInt16], backward: [UInt16])? = nil
         var full: (forward: [Float], backward: [Float])? = nil
-        #if canImport(_InkKernels)
         if kernel != .portable, kernel.isAvailable, H % 8 == 0 {
             if kernel == .avx2f16, Self.isHalfExact(wf), Self.isHalfExact(wb) {
                 half = (Self.packedHalf(wf, hiddenSize: H), Self.packedHalf(wb, hiddenSize: H))
@@ -85,12 +82,10 @@ struct BidirectionalLSTM: Sendable {
                 full = (Self.packed(wf, hiddenSize: H), Self.packed(wb, hiddenSize: H))
             }
         }
-        #endif
         packedRecurrentHalf = half
         packedRecurrent = full
     }
 
-    #if canImport(_InkKernels)
     private static func isHalfExact(_ w: [Float]) -> Bool {
         w.withUnsafeBufferPointer { ink_floats_are_half_exact($0.baseAddress!, $0.count) != 0 }
     }
@@ -112,7 +107,6 @@ struct BidirectionalLSTM: Sendable {
         }
         return out
     }
-    #endif
 
     /// Runs both directions over `input` (T × inputSize) and writes T × 2H values to `output`.
     /// `gates` is scratch space of at least `gateCount(steps: T, hiddenSize: H)` floats.
@@ -127,7 +121,6 @@ struct BidirectionalLSTM: Sendable {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * H) { state in
             let s = state.baseAddress!
             s.initialize(repeating: 0, count: 4 * H)
-            #if canImport(_InkKernels)
             if let packed = packedRecurrentHalf {
                 runPackedSteps(packed, steps: T, gates: gates, state: s, output: output, step: ink_lstm_step_f16)
                 return
@@ -136,7 +129,6 @@ struct BidirectionalLSTM: Sendable {
                 runPackedSteps(packed, steps: T, gates: gates, state: s, output: output, step: ink_lstm_step)
                 return
             }
-            #endif
             recurrentForward.withUnsafeBufferPointer { wf in
                 recurrentBackward.withUnsafeBufferPointer { wb in
                     for step in 0..<T {

@@ -1,6 +1,4 @@
-#if canImport(_InkKernels)
 import _InkKernels
-#endif
 import Foundation
 
 /// The recognizer network: bidirectional LSTM layers, optional 2× time reduction, a linear head.
@@ -139,12 +137,10 @@ public struct RecognitionNetwork: Sendable {
             }
         }
         result.withUnsafeMutableBufferPointer { r in
-            #if canImport(_InkKernels)
             if head.kernel == .avx512 {  // the avx512 kernels are in use
                 ink_log_softmax_rows_avx512(r.baseAddress!, Int32(outRows), Int32(C))
                 return
             }
-            #endif
             for t in 0..<outRows { _logSoftmax(r.baseAddress! + t * C, count: C) }
         }
         return FeatureMatrix(rows: outRows, columns: C, values: result)

@@ -1,6 +1,4 @@
-#if canImport(_InkKernels)
 import _InkKernels
-#endif
 import Foundation
 
 /// How the LSTM's recurrent steps are computed. Internal.
@@ -24,24 +22,14 @@ enum _LSTMKernel: String, Sendable, CaseIterable {
         switch self {
         case .portable: return true
         case .avx2:
-            #if canImport(_InkKernels)
             return Self.hasAVX2FMA
-            #else
-            return false
-            #endif
         case .avx2f16:
-            #if canImport(_InkKernels)
             return Self.hasF16C
-            #else
-            return false
-            #endif
         }
     }
 
-    #if canImport(_InkKernels)
     private static let hasAVX2FMA: Bool = ink_kernels_avx2_fma_available() != 0
     private static let hasF16C: Bool = ink_kernels_f16c_available() != 0
-    #endif
 
     /// The fastest kernel this CPU runs (a layer whose weights it cannot use exactly falls back to the
     /// next one). `DIGITALINK_KERNEL` (`portable`, `avx2`, `avx2-f16`) in the environment chooses another
@@ -70,17 +58,11 @@ enum _ProjectionKernel: String, Sendable, CaseIterable {
         switch self {
         case .blas: return true
         case .avx512:
-            #if canImport(_InkKernels)
             return Self.hasAVX512
-            #else
-            return false
-            #endif
         }
     }
 
-    #if canImport(_InkKernels)
     private static let hasAVX512: Bool = ink_kernels_avx512_available() != 0
-    #endif
 
     /// `avx512` where the CPU runs it; `blas` when `DIGITALINK_KERNEL=portable` (everything portable)
     /// or `DIGITALINK_PROJECTION=blas`.
