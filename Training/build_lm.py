@@ -180,6 +180,10 @@ def main():
     ap.add_argument("--growth", type=float, default=1.5,
                     help="pruning threshold factor per order above 3 (prune higher orders harder)")
     ap.add_argument("--unigram-floor", type=float, default=1e-5, help="minimum unigram probability of any character")
+    ap.add_argument("--case-start", default="0.75,0.19,0.06",
+                    help="shares of lowercase, Capitalized and UPPER forms for the first word of a text (the case "
+                         "the LM expects of ink written with no pre-context); the default is their share among the "
+                         "first words of the UNIPEN training writers' words and lines")
     ap.add_argument("--seed", type=int, default=1234)
     args = ap.parse_args()
     if args.golden:
@@ -215,7 +219,8 @@ def main():
 
 
 def build_counts(words, freqs, train_labels, args) -> lm.NgramCounts:
-    text = lm.RunningTextModel(words, [f ** args.freq_power for f in freqs], seed=args.seed)
+    text = lm.RunningTextModel(words, [f ** args.freq_power for f in freqs], seed=args.seed,
+                               case_start=[float(x) for x in args.case_start.split(",")])
     counts = text.counts(args.order, args.scale, sample_tokens=args.sample_tokens)
     text_chars = float(counts.get(1)[1].sum())
     extra = lm.NgramCounts(args.order)

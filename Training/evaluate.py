@@ -53,11 +53,12 @@ def load_checkpoint(path):
 
 def checkpoint_model(ck, cfg):
     """The checkpoint's network with its float32 weights (before the export rounded the recurrent ones
-    to half precision), when there is a checkpoint with the exported model's shape; else None."""
+    to half precision), when there is a checkpoint with the exported model's shape; else None. A checkpoint
+    with a moving average of the weights ("ema", which export.py exports) gives that."""
     n = cfg["network"]
     if ck is None or any(ck["config"].get(k) != n[k] for k in ("inputDim", "hidden", "layers", "numClasses", "reduceAfter")):
         return None
-    return network(n, ck["model"])
+    return network(n, ck["ema"] if "ema" in ck else ck["model"])
 
 
 def safetensors_summary(path):
@@ -219,8 +220,12 @@ def write_card(args, results, n_words, n_writers, n_lines, checkpoint):
                 f"CPU of the project's 2-core development machine (1 or 2 torch threads, while other work "
                 f"shared the machine), from random weights; no GPU was available. "
                 f"Greedy validation during training (1500 held-out words): "
-                + ", ".join(f"CER {h['cer']:.3f} / word acc {h['word_acc']:.3f} at step {h['step']}"
+                + ", ".join(f"CER {h['cer']:.3f} / word acc {h['word_acc']:.3f}"
+                            + (f" (moving average of the weights: {h['ema_cer']:.3f} / {h['ema_word_acc']:.3f})"
+                               if "ema_cer" in h else "") + f" at step {h['step']}"
                             for h in st.get("history", [])[-4:]) + ".\n\n"
+                + ("The exported weights are the moving average (`train.py --ema`). " if "ema" in checkpoint else "")
+                + "\n\n"
                 f"{args.training_note}\n\n"
                 f"CTC stayed on its all-blank plateau (loss about 3.7 per character, greedy CER above 0.9) for "
                 f"the first 30 minutes; a longer curriculum of short inks (`--warmup-steps 5500`) and a larger "

@@ -78,13 +78,18 @@ def main():
                          "engine then runs its 16-bit recurrent kernel, exactly (see Sources/_InkKernels)")
     ap.add_argument("--end-weight", type=float, default=0.0,
                     help="weight of the LM's log-probability of a space after the final text (0: not used)")
+    ap.add_argument("--live-weights", action="store_true",
+                    help="export the checkpoint's trained weights even when it holds a moving average of them "
+                         "(\"ema\", train.py --ema), which is exported by default")
     args = ap.parse_args()
 
     ck = torch.load(args.checkpoint, weights_only=False, map_location="cpu")
     cfg = dict(ck["config"])
     cfg.setdefault("head", "ctc")
     model = InkRecNet(cfg["inputDim"], cfg["hidden"], cfg["layers"], cfg["numClasses"], cfg["reduceAfter"], head=cfg["head"])
-    model.load_state_dict(ck["model"])
+    use_ema = "ema" in ck and not args.live_weights
+    model.load_state_dict(ck["ema"] if use_ema else ck["model"])
+    print(f"exporting the checkpoint's {'moving-average' if use_ema else 'trained'} weights (step {ck['state']['step']})")
     model.eval()
     unrounded = None
     if args.recurrent_f16:

@@ -128,6 +128,15 @@ def main():
     ap.add_argument("--warmup-steps", type=int, default=1500, help="steps of short inks first (curriculum)")
     ap.add_argument("--checkpoint-minutes", type=float, default=10.0)
     ap.add_argument("--data", default=data.DEFAULT_DATA)
+    ap.add_argument("--ema", type=float, default=0.999,
+                    help="decay of an exponential moving average of the weights, kept beside them, validated and "
+                         "saved as the checkpoint's \"ema\" (what export.py exports); 0: none")
+    ap.add_argument("--mix-words", type=float, default=0.5,
+                    help="share of real words plus synthetic ink (the rest: 0.2 synthetic lines, 0.15 real lines, "
+                         "0.15 characters, scaled to fill 1 - this share)")
+    ap.add_argument("--restart-schedule", action="store_true",
+                    help="on resuming, run a fresh cosine learning-rate schedule over this budget (from --lr down "
+                         "to 5%% of it) instead of going on with the run's schedule")
     ap.add_argument("--init-from", help="start a new run from exported weights (a model directory's "
                     "weights.safetensors, e.g. Models/en-US/weights.safetensors) instead of random ones")
     args = ap.parse_args()
@@ -165,9 +174,16 @@ def main():
         opt.load_state_dict(ck["opt"])
         state = ck["state"]
         state["budget"] = state["elapsed"] + args.minutes * 60.0
+        if args.restart_schedule:
+            state["schedule_start"] = state["elapsed"]
         random.setstate(ck["py_rng"])
         torch.set_rng_state(ck["torch_rng"])
         print(f"resumed at step {state['step']}, {state['elapsed'] / 60:.1f} min trained", flush=True)
+    ema = None
+    if args.ema > 0:  # float32 copy of every tensor; restarted from the weights when the checkpoint has none
+        saved = ck.get("ema") if os.path.exists(ckpt_path) else None
+        ema = {k: (saved[k] if saved is not None else v).detach().clone().float() for k, v in model.state_dict().items()}
+        ema_steps = state.get("ema_steps", 0) if saved is not None else 0
     device = torch.device(args.device)
     model.to(device)
     if device.type != "cpu":  # the optimizer's state follows its parameters
@@ -179,22 +195,49 @@ def main():
     print(f"model: {model.config()} params={n_params}", flush=True)
 
     warmup = max(0, args.warmup_steps - state["step"]) * 40  # about 40 inks per batch early on
-    mix = (("word", 0.5 - args.synthetic), ("line", 0.2), ("text", 0.15), ("char", 0.15), ("hershey", args.synthetic))
+    rest = (1.0 - args.mix_words) / 0.5
+    mix = (("word", args.mix_words - args.synthetic), ("line", 0.2 * rest), ("text", 0.15 * rest), ("char", 0.15 * rest),
+           ("hershey", args.synthetic))
     stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + state["step"], mix=mix,
                                  warmup_samples=warmup)
+    if ema is not None:
+        ema = {k: v.to(device) for k, v in ema.items()}
+
+    def ema_update():
+        # The decay ramps up from 0 so that a fresh average is not dominated by its starting weights.
+        nonlocal ema_steps
+        ema_steps += 1
+        state["ema_steps"] = ema_steps
+        d = min(args.ema, (1 + ema_steps) / (10 + ema_steps))
+        with torch.no_grad():
+            for k, v in model.state_dict().items():
+                ema[k].mul_(d).add_(v.float(), alpha=1 - d)
+
+    def validate_ema():
+        live = {k: v.clone() for k, v in model.state_dict().items()}
+        model.load_state_dict(ema)
+        try:
+            return validate(model, words_val, device=device)
+        finally:
+            model.load_state_dict(live)
+
     ctc = nn.CTCLoss(blank=charset.BLANK, zero_infinity=True)
     start = time.time() - state["elapsed"]
     last_ckpt = time.time()
     losses = []
 
     def save():
-        torch.save({"model": {k: v.cpu() for k, v in model.state_dict().items()}, "opt": opt.state_dict(), "state": state, "config": model.config(),
-                    "py_rng": random.getstate(), "torch_rng": torch.get_rng_state()}, ckpt_path + ".tmp")
+        ck = {"model": {k: v.cpu() for k, v in model.state_dict().items()}, "opt": opt.state_dict(), "state": state,
+              "config": model.config(), "py_rng": random.getstate(), "torch_rng": torch.get_rng_state()}
+        if ema is not None:
+            ck["ema"] = {k: v.cpu() for k, v in ema.items()}
+        torch.save(ck, ckpt_path + ".tmp")
         os.replace(ckpt_path + ".tmp", ckpt_path)
 
     for x, lengths, targets, target_lengths in batch_source(stream, args.frames, args.workers):
         state["elapsed"] = time.time() - start
-        progress = min(state["elapsed"] / state["budget"], 1.0)
+        s0 = state.get("schedule_start", 0.0)
+        progress = min((state["elapsed"] - s0) / max(state["budget"] - s0, 1.0), 1.0)
         warm = min(1.0, (state["step"] + 1) / 200)
         lr = args.lr * warm * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress)))
         for g in opt.param_groups:
@@ -205,6 +248,8 @@ def main():
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 5.0)
         opt.step()
+        if ema is not None:
+            ema_update()
         state["step"] += 1
         losses.append(loss.item())
         if state["step"] % 50 == 0:
@@ -212,8 +257,13 @@ def main():
         done = state["elapsed"] >= state["budget"]
         if done or time.time() - last_ckpt > args.checkpoint_minutes * 60:
             cer, wacc = validate(model, words_val, device=device)
-            state["history"].append({"step": state["step"], "minutes": state["elapsed"] / 60, "cer": cer, "word_acc": wacc})
+            entry = {"step": state["step"], "minutes": state["elapsed"] / 60, "cer": cer, "word_acc": wacc}
             print(f"== step {state['step']} val greedy CER {cer:.4f} word acc {wacc:.4f}", flush=True)
+            if ema is not None:
+                entry["ema_cer"], entry["ema_word_acc"] = validate_ema()
+                print(f"== step {state['step']} EMA weights: val greedy CER {entry['ema_cer']:.4f} "
+                      f"word acc {entry['ema_word_acc']:.4f}", flush=True)
+            state["history"].append(entry)
             save()
             last_ckpt = time.time()
         if done:

@@ -480,14 +480,17 @@ class RunningTextModel:
             (") ", 0.0025), (' "', 0.002), ('" ', 0.0015), ('," ', 0.0005), ('." ', 0.0005), ("... ", 0.001))
     ENDS = (("", 0.70), (".", 0.24), ("?", 0.03), ("!", 0.02), (")", 0.004), (":", 0.004), ('"', 0.002))
     SENTENCE_END = {". ", "? ", "! "}
-    CASE_START = (0.37, 0.58, 0.05)       # lower, Capitalized, UPPER for a text's first word
+    CASE_START = (0.37, 0.58, 0.05)       # lower, Capitalized, UPPER for a text's first word (build_lm.py: --case-start)
     CASE_SENTENCE = (0.12, 0.85, 0.03)    # after . ? !
     CASE_MID = (0.86, 0.12, 0.02)
     CAPS_TEXT_RATE = 0.04
 
     def __init__(self, words: Sequence[str], freqs: Sequence[float], mean_tokens: float = 4.0,
-                 number_rate: float = 0.015, seed: int = 1234):
+                 number_rate: float = 0.015, seed: int = 1234, case_start: Sequence[float] | None = None):
         self.words = list(words)
+        if case_start is not None:  # (lower, Capitalized, UPPER) shares for a text's first word
+            assert len(case_start) == 3 and min(case_start) >= 0 and sum(case_start) > 0, case_start
+            self.CASE_START = tuple(float(x) for x in case_start)  # used relative to their sum
         f = np.asarray(freqs, dtype=np.float64)
         self.freqs = f / f.sum()
         self.variants = [word_variants(w) for w in self.words]

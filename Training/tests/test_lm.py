@@ -111,6 +111,24 @@ def test_running_text_model_pruned_distributions():
     assert min(math.exp(v) for v in loaded.tables[0]["logProb"]) >= 1e-5 * 0.999
 
 
+def test_case_of_a_texts_first_word_follows_case_start():
+    """--case-start sets how the first word of a text (ink with no pre-context) is cased; later words keep
+    their own shares."""
+    words, freqs = ["hello", "world", "the"], [3, 3, 5]
+
+    def start_probabilities(case_start):
+        model = lm.RunningTextModel(words, freqs, seed=3, case_start=case_start)
+        counts = model.counts(3, 1e4, sample_tokens=5_000, chunk_tokens=5_000)
+        built = lm.CharNgramLM.from_bytes(lm.build(counts, lm.prune_thresholds(counts, 5000)).to_bytes())
+        p = lambda ctx, c: math.exp(built.logprob([0] + lm.encode(ctx), charset.INDEX[c]))
+        return p("", "h"), p("", "H"), p("the ", "h"), p("the ", "H")
+
+    low_h, low_H, low_mid_h, low_mid_H = start_probabilities((1, 0, 0))
+    cap_h, cap_H, cap_mid_h, cap_mid_H = start_probabilities((0, 1, 0))
+    assert low_h > 10 * low_H and cap_H > 10 * cap_h
+    assert low_mid_h > low_mid_H and cap_mid_h > cap_mid_H  # after the first word: mostly lowercase either way
+
+
 def test_shipped_lm():
     model = lm.CharNgramLM.load(REAL_LM)
     assert os.path.getsize(REAL_LM) < 8_000_000
