@@ -58,7 +58,8 @@ def checkpoint_model(ck, cfg):
     n = cfg["network"]
     if ck is None or any(ck["config"].get(k) != n[k] for k in ("inputDim", "hidden", "layers", "numClasses", "reduceAfter")):
         return None
-    return network(n, ck["ema"] if "ema" in ck else ck["model"])
+    from export import checkpoint_weights
+    return network(n, checkpoint_weights(ck))
 
 
 def safetensors_summary(path):
@@ -224,9 +225,8 @@ def write_card(args, results, n_words, n_writers, n_lines, checkpoint):
                             + (f" (moving average of the weights: {h['ema_cer']:.3f} / {h['ema_word_acc']:.3f})"
                                if "ema_cer" in h else "") + f" at step {h['step']}"
                             for h in st.get("history", [])[-4:]) + ".\n\n"
-                + ("The exported weights are the moving average (`train.py --ema`). " if "ema" in checkpoint else "")
-                + "\n\n"
-                f"{args.training_note}\n\n"
+                + ("The exported weights are the moving average (`train.py --ema`).\n\n" if "ema" in checkpoint else "")
+                + f"{args.training_note}\n\n"
                 f"CTC stayed on its all-blank plateau (loss about 3.7 per character, greedy CER above 0.9) for "
                 f"the first 30 minutes; a longer curriculum of short inks (`--warmup-steps 5500`) and a larger "
                 f"learning rate (3e-3) got it off.")

@@ -62,6 +62,12 @@ def write_manifest(models_dir: str, meta: dict | None = None) -> None:
         f.write("\n")
 
 
+def checkpoint_weights(ck, live=False):
+    """The weights a training checkpoint stands for: its moving average of the weights ("ema", train.py
+    --ema) when it has one and `live` is false, else the trained weights."""
+    return ck["model"] if live or "ema" not in ck else ck["ema"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", default=os.path.join(HERE, "runs", "en", "last.pt"))
@@ -87,9 +93,9 @@ def main():
     cfg = dict(ck["config"])
     cfg.setdefault("head", "ctc")
     model = InkRecNet(cfg["inputDim"], cfg["hidden"], cfg["layers"], cfg["numClasses"], cfg["reduceAfter"], head=cfg["head"])
-    use_ema = "ema" in ck and not args.live_weights
-    model.load_state_dict(ck["ema"] if use_ema else ck["model"])
-    print(f"exporting the checkpoint's {'moving-average' if use_ema else 'trained'} weights (step {ck['state']['step']})")
+    model.load_state_dict(checkpoint_weights(ck, args.live_weights))
+    print(f"exporting the checkpoint's {'trained' if args.live_weights or 'ema' not in ck else 'moving-average'} "
+          f"weights (step {ck['state']['step']})")
     model.eval()
     unrounded = None
     if args.recurrent_f16:

@@ -183,7 +183,7 @@ def main():
     if args.ema > 0:  # float32 copy of every tensor; restarted from the weights when the checkpoint has none
         saved = ck.get("ema") if os.path.exists(ckpt_path) else None
         ema = {k: (saved[k] if saved is not None else v).detach().clone().float() for k, v in model.state_dict().items()}
-        ema_steps = state.get("ema_steps", 0) if saved is not None else 0
+        state["ema_steps"] = state.get("ema_steps", 0) if saved is not None else 0
     device = torch.device(args.device)
     model.to(device)
     if device.type != "cpu":  # the optimizer's state follows its parameters
@@ -205,10 +205,9 @@ def main():
 
     def ema_update():
         # The decay ramps up from 0 so that a fresh average is not dominated by its starting weights.
-        nonlocal ema_steps
-        ema_steps += 1
-        state["ema_steps"] = ema_steps
-        d = min(args.ema, (1 + ema_steps) / (10 + ema_steps))
+        state["ema_steps"] += 1
+        n = state["ema_steps"]
+        d = min(args.ema, (1 + n) / (10 + n))
         with torch.no_grad():
             for k, v in model.state_dict().items():
                 ema[k].mul_(d).add_(v.float(), alpha=1 - d)
