@@ -6,6 +6,10 @@ public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible
         case decreasingTimestamp(stroke: Int, point: Int)
         case tooManyPoints(count: Int, limit: Int)
         case invalidWritingArea(width: Float, height: Float)
+        /// The pen's path is too long for the ink's size: it would resample to `frames` frames,
+        /// more than `limit` (see ``FeatureExtractor/maxFrames``). Often a writing area far smaller
+        /// than the ink, or points far apart.
+        case tooLong(frames: Double, limit: Int)
     }
 
     /// The ink is not valid input.
@@ -29,6 +33,8 @@ public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible
     case checksumMismatch(file: String, expected: String, actual: String)
     /// The disk is full or a file could not be written.
     case storageFailed(path: String, reason: String)
+    /// A recognizer option or argument is out of range (`name` is the option's property name).
+    case invalidOption(name: String, reason: String)
     /// The operation was cancelled.
     case cancelled
 
@@ -40,6 +46,9 @@ public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible
             case .decreasingTimestamp(let s, let p): return "invalid ink: stroke \(s) point \(p) has a timestamp earlier than the point before it"
             case .tooManyPoints(let c, let l): return "invalid ink: \(c) points, more than the limit of \(l)"
             case .invalidWritingArea(let w, let h): return "invalid writing area \(w)x\(h): both sides must be finite and positive"
+            case .tooLong(let f, let l):
+                let count = f.isFinite && f < 1e15 ? String(Int(f)) : "\(f)"
+                return "invalid ink: the pen's path is too long for the ink's size (\(count) resampled frames, more than the limit of \(l)); is the writing area right?"
             }
         case .malformedInput(let source, let line, let field, let reason):
             var at = source
@@ -55,6 +64,7 @@ public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible
             return "download of \(url) failed" + (status.map { " with HTTP status \($0)" } ?? "") + ": \(reason)"
         case .checksumMismatch(let f, let e, let a): return "\(f): expected \(e), got \(a)"
         case .storageFailed(let p, let r): return "cannot write \(p): \(r)"
+        case .invalidOption(let n, let r): return "invalid option \(n): \(r)"
         case .cancelled: return "cancelled"
         }
     }

@@ -22,6 +22,17 @@ struct ModelOptions: ParsableArguments {
         return ModelManager(repository: repo, storageDirectory: storage.map { URL(fileURLWithPath: $0) } ?? ModelManager.defaultStorageDirectory)
     }
 
+    /// The installed model that `--language` names, matched against the installed models alone (for
+    /// use without the repository); nil when none fits.
+    func installedModel(in manager: ModelManager) throws -> InstalledModel? {
+        let installed = manager.installedModels()
+        let manifest = ModelManifest(models: installed.map {
+            ModelManifest.Model(identifier: $0.model.modelIdentifier, version: $0.version, kind: $0.kind, license: $0.license, files: $0.files)
+        })
+        guard let id = try DigitalInkRecognitionModelIdentifier.from(languageTag: language, in: manifest) else { return nil }
+        return installed.first { $0.model.modelIdentifier == id }
+    }
+
     /// The model for `--language`, matched against the repository's manifest.
     func model(in manifest: ModelManifest) throws -> DigitalInkRecognitionModel {
         guard let id = try DigitalInkRecognitionModelIdentifier.from(languageTag: language, in: manifest) else {

@@ -7,8 +7,12 @@ struct Recognize: AsyncParsableCommand {
         abstract: "Recognize ink files (project JSON, InkML, stroke arrays) or a JSON Lines batch.",
         discussion: """
         Values in a file (preContext, writingArea) apply unless an option overrides them.
-        Batch mode reads one ink object per line and writes one JSON object per line, in order:
-          {"id": "...", "candidates": [{"text": "...", "score": -1.2}]}  or  {"id": "...", "error": "..."}
+        Batch mode reads one ink object per line and writes exactly one JSON object per input line
+        (a blank or unreadable one included), in order, with the input's line number and, when it
+        could be read, its id:
+          {"id": "...", "line": 3, "candidates": [{"text": "...", "score": -1.2}]}
+          {"id": "...", "line": 4, "error": "..."}
+        A score that is not a finite number is written as null.
         """
     )
 
@@ -29,7 +33,7 @@ struct Recognize: AsyncParsableCommand {
     @Option(name: .long, help: "Size of the writing area, WIDTHxHEIGHT, in the ink's units.")
     var writingArea: String?
 
-    @Option(name: .long, help: "Most candidates to print.")
+    @Option(name: .long, help: "Most candidates to print (1...\(DigitalInkRecognizerOptions.maxResultLimit)).")
     var maxResults: Int = 5
 
     @Option(name: .long, help: "Output format: text or json.")
@@ -37,6 +41,9 @@ struct Recognize: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Decode without the language model.")
     var noLanguageModel = false
+
+    @Flag(name: .long, help: "Reject inks whose timestamps go backwards inside a stroke (by default they are read with a warning; timestamps are not used).")
+    var strictTimestamps = false
 
     @Option(name: .long, help: ArgumentHelp("Override the language-model weight.", visibility: .hidden))
     var lmWeight: Float?
@@ -55,9 +62,27 @@ struct Recognize: AsyncParsableCommand {
     func validate() throws {
         if files.isEmpty && batch == nil { throw ValidationError("give ink files or --batch FILE") }
         if !files.isEmpty && batch != nil { throw ValidationError("give either ink files or --batch, not both") }
-        if maxResults < 1 { throw ValidationError("--max-results must be at least 1") }
-        if let b = beamWidth, b < 1 { throw ValidationError("--beam-width must be at least 1") }
-        if let w = writingArea, Self.parseArea(w) == nil { throw ValidationError("--writing-area must look like 600x120") }
+        if let w = writingArea, Self.parseArea(w) == nil { throw ValidationError("--writing-area must look like 600x120, both sides finite and positive") }
+        do { try recognizerSettings(DigitalInkRecognizerOptions(modelDirectory: URL(fileURLWithPath: "/"))).validate() } catch {
+            switch error {
+            case .invalidOption(let name, let reason): throw ValidationError("--\(Self.flagName[name] ?? name): \(reason)")
+            default: throw ValidationError("\(error)")
+            }
+        }
+    }
+
+    /// The command-line flag of each recognizer option, for error messages.
+    static let flagName = ["maxResultCount": "max-results", "beamWidth": "beam-width", "lmWeight": "lm-weight",
+                          "insertionBonus": "insertion-bonus", "endWeight": "end-weight"]
+
+    /// `options` with this command's settings.
+    func recognizerSettings(_ options: DigitalInkRecognizerOptions) -> DigitalInkRecognizerOptions {
+        var options = options
+        options.maxResultCount = maxResults
+        options.useLanguageModel = !noLanguageModel
+        options.decoder = DecoderSettings(beamWidth: beamWidth, lmWeight: lmWeight, insertionBonus: insertionBonus, endWeight: endWeight)
+        options.timestampValidation = strictTimestamps ? .strict : .lenient
+        return options
     }
 
     static func parseArea(_ s: String) -> WritingArea? {
@@ -81,6 +106,7 @@ struct Recognize: AsyncParsableCommand {
             for file in files {
                 do {
                     let doc = try InkDocument.read(contentsOf: URL(fileURLWithPath: file))
+                    warnAboutTimestamps(doc.ink, at: file)
                     let result = try await recognizer.recognize(doc.ink, context: context(for: doc))
                     output(file: file, id: doc.id, result: result)
                 } catch {
@@ -92,31 +118,50 @@ struct Recognize: AsyncParsableCommand {
         }
     }
 
+    /// Says on standard error that `ink` has a timestamp going backwards (read anyway, unless
+    /// `--strict-timestamps`, when recognition rejects it).
+    func warnAboutTimestamps(_ ink: Ink, at place: String) {
+        guard !strictTimestamps, let (s, p) = ink.firstDecreasingTimestamp else { return }
+        printError("warning: \(place): stroke \(s) point \(p) has a timestamp earlier than the point before it; read anyway (timestamps are not used)")
+    }
+
     func makeRecognizer() async throws -> DigitalInkRecognizer {
-        var options: DigitalInkRecognizerOptions
+        let options: DigitalInkRecognizerOptions
         if let dir = modelDirectory {
             options = DigitalInkRecognizerOptions(modelDirectory: URL(fileURLWithPath: dir))
         } else {
             let manager = try model.manager()
-            let manifest = try await manager.fetchManifest()
-            let m = try model.model(in: manifest)
-            let available = manifest.models.first { $0.model == m }?.version
-            if !manager.isModelDownloaded(m) {
-                printError("Installing model \(m.modelIdentifier.languageTag) from \(manager.repository)…")
-                _ = try await manager.download(m).wait()
-            } else if let available, let installed = manager.installedModel(m)?.version, installed != available {
-                printError("Updating model \(m.modelIdentifier.languageTag) from version \(installed) to \(available)…")
-                _ = try await manager.download(m).wait()
-            }
-            options = DigitalInkRecognizerOptions(model: m, modelManager: manager)
+            options = DigitalInkRecognizerOptions(model: try await installedModel(manager), modelManager: manager)
         }
-        options.maxResultCount = maxResults
-        options.useLanguageModel = !noLanguageModel
-        options.lmWeight = lmWeight
-        options.insertionBonus = insertionBonus
-        options.endWeight = endWeight
-        options.beamWidth = beamWidth
-        return DigitalInkRecognizer(options: options)
+        return DigitalInkRecognizer(options: recognizerSettings(options))
+    }
+
+    /// The model for `--language`, installed or updated from the repository when needed. When the
+    /// repository cannot be reached, or an update fails, an installed model is used with a warning
+    /// (a downloaded model works offline).
+    func installedModel(_ manager: ModelManager) async throws -> DigitalInkRecognitionModel {
+        let manifest: ModelManifest
+        do {
+            manifest = try await manager.fetchManifest()
+        } catch {
+            guard let installed = try model.installedModel(in: manager) else { throw error }
+            printError("warning: cannot read the repository (\(error)); using the installed \(installed.model.modelIdentifier.languageTag) \(installed.version)")
+            return installed.model
+        }
+        let m = try model.model(in: manifest)
+        let available = manifest.models.first { $0.model == m }?.version
+        if !manager.isModelDownloaded(m) {
+            printError("Installing model \(m.modelIdentifier.languageTag) from \(manager.repository)…")
+            _ = try await manager.download(m).wait()
+        } else if let available, let installed = manager.installedModel(m)?.version, installed != available {
+            printError("Updating model \(m.modelIdentifier.languageTag) from version \(installed) to \(available)…")
+            do {
+                _ = try await manager.download(m).wait()
+            } catch {
+                printError("warning: the update failed (\(error)); using the installed version \(installed)")
+            }
+        }
+        return m
     }
 
     func context(for doc: InkDocument) -> RecognitionContext {
@@ -139,9 +184,10 @@ struct Recognize: AsyncParsableCommand {
         }
     }
 
-    /// Batch mode: lines are recognized concurrently (at most `2 × cores` at a time) and written in
-    /// input order, each as soon as it and the lines before it are done, so a program that writes one
-    /// line and waits for its answer is answered. Input is read on a thread of its own.
+    /// Batch mode: lines are recognized concurrently and written in input order, each as soon as it
+    /// and the lines before it are done, so a program that writes one line and waits for its answer
+    /// is answered. Input is read on a thread of its own, at most `window` lines ahead of the output
+    /// (back-pressure: the reader waits), so memory stays flat however long the input is.
     func runBatch(_ path: String, _ recognizer: DigitalInkRecognizer) async throws {
         let reader: InkBatchReader
         do {
@@ -150,9 +196,14 @@ struct Recognize: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        let (entries, entryInput) = AsyncStream<InkBatchReader.Entry>.makeStream(bufferingPolicy: .bufferingNewest(1 << 16))
+        let window = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let slots = DispatchSemaphore(value: window)
+        let (entries, entryInput) = AsyncStream<InkBatchReader.Entry>.makeStream()
         let readerThread = Thread {
-            for entry in reader { entryInput.yield(entry) }
+            for entry in reader {
+                slots.wait()  // released when an answer has been written
+                entryInput.yield(entry)
+            }
             entryInput.finish()
         }
         readerThread.start()
@@ -161,48 +212,52 @@ struct Recognize: AsyncParsableCommand {
         let writer = Task {
             for await answer in answers {
                 FileHandle.standardOutput.write(Data((await answer.value + "\n").utf8))
+                slots.signal()
             }
         }
-        let window = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
-        var inFlight: [Task<String, Never>] = []
         for await entry in entries {
-            if inFlight.count >= window { _ = await inFlight.removeFirst().value }
-            let answer = Task { await self.answer(entry, recognizer) }
-            inFlight.append(answer)
-            answerInput.yield(answer)
+            answerInput.yield(Task { await self.answer(entry, recognizer) })
         }
         answerInput.finish()
         await writer.value
     }
 
-    /// The output line for one batch entry.
+    /// The output line for one batch entry: always its line number, its id when it could be read,
+    /// and either candidates or an error.
     func answer(_ entry: InkBatchReader.Entry, _ recognizer: DigitalInkRecognizer) async -> String {
+        var o: [String: Any] = ["line": entry.line]
+        if let id = entry.id { o["id"] = id }
         switch entry.result {
         case .failure(let e):
-            var o: [String: Any] = ["error": "\(e)", "line": entry.line]
-            if let id = entry.id { o["id"] = id }
-            return Self.jsonLine(o)
+            o["error"] = "\(e)"
         case .success(let doc):
-            var o: [String: Any] = [:]
-            if let id = doc.id { o["id"] = id }
+            warnAboutTimestamps(doc.ink, at: "line \(entry.line)")
             do {
                 let r = try await recognizer.recognize(doc.ink, context: context(for: doc))
                 o["candidates"] = r.candidates.map(Self.candidateObject)
             } catch {
                 o["error"] = "\(error)"
-                o["line"] = entry.line
             }
-            return Self.jsonLine(o)
         }
+        return Self.jsonLine(o)
     }
 
-    /// `{"text": ..., "score": ...}` with the score's shortest `Float` form (-1.2, not -1.2000000476837158).
+    /// `{"text": ..., "score": ...}` with the score's shortest `Float` form (-1.2, not
+    /// -1.2000000476837158); a score that is not finite is null.
     static func candidateObject(_ c: DigitalInkRecognitionCandidate) -> [String: Any] {
-        ["text": c.text, "score": Double("\(c.score)") ?? Double(c.score)]
+        ["text": c.text, "score": c.score.isFinite ? (Double("\(c.score)") ?? Double(c.score)) : NSNull()]
     }
 
+    /// One line of JSON. An object that cannot be serialized (it cannot happen with the values above,
+    /// but an answer is never lost) becomes an error object that keeps its id and line.
     static func jsonLine(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
+            return String(decoding: data, as: UTF8.self)
+        }
+        var fallback: [String: Any] = ["error": "the answer could not be written as JSON"]
+        fallback["id"] = object["id"] as? String
+        fallback["line"] = object["line"] as? Int
+        let data = (try? JSONSerialization.data(withJSONObject: fallback, options: [.sortedKeys])) ?? Data(#"{"error":"the answer could not be written as JSON"}"#.utf8)
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -45,20 +45,24 @@ struct InkSVG {
     var numberStrokes: Bool
     var title: String
 
+    /// Coordinates are handled in Double, so that an ink spanning the whole Float range still gives
+    /// finite sizes (its extent, 6.8e38, overflows Float).
     func render() -> String {
         let pts = ink.strokes.flatMap(\.points)
-        var minX = pts.map(\.x).min() ?? 0, maxX = pts.map(\.x).max() ?? 1
-        var minY = pts.map(\.y).min() ?? 0, maxY = pts.map(\.y).max() ?? 1
+        var minX = pts.map { Double($0.x) }.min() ?? 0, maxX = pts.map { Double($0.x) }.max() ?? 1
+        var minY = pts.map { Double($0.y) }.min() ?? 0, maxY = pts.map { Double($0.y) }.max() ?? 1
         if let a = writingArea {
-            minX = min(minX, 0); minY = min(minY, 0); maxX = max(maxX, a.width); maxY = max(maxY, a.height)
+            minX = min(minX, 0); minY = min(minY, 0); maxX = max(maxX, Double(a.width)); maxY = max(maxY, Double(a.height))
         }
         let span = max(maxX - minX, maxY - minY, 1)
         let pad = span * 0.05
         let width = maxX - minX + 2 * pad, height = maxY - minY + 2 * pad
         let lineWidth = span / 200
-        func f(_ v: Float) -> String { String(format: "%.2f", v) }
+        func f(_ v: Double) -> String { String(format: "%.2f", v) }
+        func f(_ v: Float) -> String { f(Double(v)) }
+        let pixelHeight = Int(min(max((800 * height / width).rounded(), 1), 100_000))
         var s = """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="\(f(minX - pad)) \(f(minY - pad)) \(f(width)) \(f(height))" width="\(Int(800))" height="\(Int(800 * height / width))">
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="\(f(minX - pad)) \(f(minY - pad)) \(f(width)) \(f(height))" width="800" height="\(pixelHeight)">
         <title>\(escape(title))</title>
         <rect x="\(f(minX - pad))" y="\(f(minY - pad))" width="\(f(width))" height="\(f(height))" fill="white"/>
 
@@ -82,7 +86,7 @@ struct InkSVG {
             }
             if numberStrokes {
                 let p = stroke.points[0]
-                s += "<text x=\"\(f(p.x))\" y=\"\(f(p.y - lineWidth * 3))\" font-size=\"\(f(lineWidth * 10))\" fill=\"\(color)\">\(i + 1)</text>\n"
+                s += "<text x=\"\(f(p.x))\" y=\"\(f(Double(p.y) - lineWidth * 3))\" font-size=\"\(f(lineWidth * 10))\" fill=\"\(color)\">\(i + 1)</text>\n"
             }
         }
         return s + "</svg>"

@@ -22,9 +22,9 @@ struct BeamSearchConfigurationTests {
         #expect(s.beamWidth == 32 && s.lmWeight == 0.9 && s.insertionBonus == 2 && s.endWeight == 1.5)
         #expect(s.endSymbol == 2 && s.blank == 0)
         var options = DigitalInkRecognizerOptions(modelDirectory: URL(fileURLWithPath: "/nonexistent"))
-        options.lmWeight = 0.3
-        options.endWeight = 0
-        options.beamWidth = 4
+        options.decoder.lmWeight = 0.3
+        options.decoder.endWeight = 0
+        options.decoder.beamWidth = 4
         let o = c.beamSearch(languageModel: true, options: options)
         #expect(o.beamWidth == 4 && o.lmWeight == 0.3 && o.insertionBonus == 2 && o.endWeight == 0)
     }

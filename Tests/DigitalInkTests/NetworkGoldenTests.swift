@@ -46,7 +46,7 @@ struct NetworkGoldenTests {
         #expect(cases.count >= 3)
         for c in cases {
             let (ink, _) = Fixtures.ink(c["ink"]!)
-            let features = model.features.features(for: ink)
+            let features = try model.features.features(for: ink)
             let expectedFeatures = Fixtures.matrix(c["features"]!, columns: 4)
             #expect(features.rows == expectedFeatures.rows)
             #expect(maxAbsDifference(features, expectedFeatures) < 1e-5)

@@ -113,7 +113,7 @@ struct ShapesModelTests {
         #expect(cases.count >= 3)
         for c in cases {
             let (ink, _) = Fixtures.ink(c["ink"]!)
-            let features = model.features.features(for: ink)
+            let features = try model.features.features(for: ink)
             let expectedFeatures = Fixtures.matrix(c["features"]!, columns: 4)
             #expect(features.rows == expectedFeatures.rows)
             #expect(maxAbsDifference(features, expectedFeatures) < 1e-5)
@@ -188,7 +188,7 @@ struct ShapesModelTests {
     func scoresAreProbabilities() async throws {
         let model = try LoadedModel(directory: Self.directory)
         let r = try await DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: Self.directory)).recognize(ShapeInks.triangle)
-        let lp = model.network.logProbabilities(model.features.features(for: ShapeInks.triangle))
+        let lp = try model.network.logProbabilities(model.features.features(for: ShapeInks.triangle))
         for c in r.candidates {
             let i = try #require(Self.classes.firstIndex(of: c.text))
             #expect(abs(c.score - expf(lp[0, i])) < 1e-6)

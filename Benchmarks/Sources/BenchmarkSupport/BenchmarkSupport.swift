@@ -135,8 +135,9 @@ public struct Pipeline: Sendable {
         }
     }
 
+    /// The features of a benchmark ink; every benchmark ink is within the frame limits.
     public func features(_ ink: BenchInk) -> FeatureMatrix {
-        extractor.features(for: ink.ink, writingArea: ink.context.writingArea)
+        try! extractor.features(for: ink.ink, writingArea: ink.context.writingArea)
     }
 
     /// The decoder as the recognizer sets it up (model defaults), with or without the language model.

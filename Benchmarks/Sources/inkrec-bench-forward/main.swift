@@ -74,14 +74,17 @@ for file in files {
     let inks: [BenchInk]
     do { inks = try InkFiles.read(file) } catch { fail("cannot read \(file.path): \(error)") }
     for (index, item) in inks.enumerated() {
-        let features = extractor.features(for: item.ink, writingArea: item.context.writingArea)
+        let features: FeatureMatrix
+        do { features = try extractor.features(for: item.ink, writingArea: item.context.writingArea) } catch {
+            fail("\(file.path) ink \(index): \(error)")
+        }
         var out = network.logProbabilities(features)
         var times: [Double] = []
         times.reserveCapacity(repeats)
         if stage != "forward" {
             func once() {
                 switch stage {
-                case "features": _ = extractor.features(for: item.ink, writingArea: item.context.writingArea)
+                case "features": _ = try! extractor.features(for: item.ink, writingArea: item.context.writingArea)
                 default: _ = decoder.decode(out, languageModel: languageModel, maxResults: 10)
                 }
             }

@@ -18,7 +18,14 @@
 ///    end divided by `h`, clipped to ±5; zero at the very first point. `penUp` is 1 on the first point
 ///    of every stroke. `yRel = (y - c) / h` clipped to ±2, with `c` the mid-point of `q05(y)` and `q95(y)`.
 ///
-/// Complexity: O(P log P) for P points (the quantiles sort the coordinates).
+/// The number of frames (resampled points) follows the pen's path divided by the line height, not
+/// the number of points, so a hostile or mistaken ink (a writing area far smaller than the ink, two
+/// points a million line heights apart) could ask for billions. Before resampling, the frames are
+/// counted and the ink is refused with ``DigitalInkError/InkIssue/tooLong(frames:limit:)`` when they
+/// exceed ``maxFrames`` or ``maxFramesPerPoint`` × the number of points, whichever is smaller.
+///
+/// Complexity: O(P log P) for P points (the quantiles sort the coordinates); at most
+/// `min(maxFrames, maxFramesPerPoint · P)` frames.
 public struct FeatureExtractor: Sendable, Hashable {
     /// A feature scheme, as `config.json` names it (`features.scheme`).
     public enum Scheme: String, Sendable, Hashable, Codable, CaseIterable {
@@ -41,13 +48,23 @@ public struct FeatureExtractor: Sendable, Hashable {
     /// `resampled-v2`: the line height is at least this fraction of the median stroke width.
     public var strokeWidthFloor: Double = 0.1
 
+    /// The most frames one ink may resample to: 16,384 (about 4,000 line heights of pen travel,
+    /// far more than a line of text; memory for the network's activations stays under 60 MB).
+    public var maxFrames: Int = 16_384
+    /// The most frames per input point: 64 (a straight stroke of two points may be 32 line heights
+    /// long before it is refused).
+    public var maxFramesPerPoint: Int = 64
+
     public init(scheme: Scheme = .resampledV2, stepsPerLineHeight: Double = 4) {
         self.scheme = scheme
         self.stepsPerLineHeight = stepsPerLineHeight
     }
 
     /// The features of `ink`, one row of ``featureDimension`` values per resampled point.
-    public func features(for ink: Ink, writingArea: WritingArea? = nil) -> FeatureMatrix {
+    ///
+    /// - Throws: ``DigitalInkError/InkIssue/tooLong(frames:limit:)`` when the ink would resample to
+    ///   more frames than the limits allow (see the type's description).
+    public func features(for ink: Ink, writingArea: WritingArea? = nil) throws(DigitalInkError) -> FeatureMatrix {
         let strokes = ink.strokes.filter { !$0.points.isEmpty }
         guard !strokes.isEmpty else { return FeatureMatrix(rows: 0, columns: Self.featureDimension) }
         var xs: [Double] = []
@@ -74,6 +91,12 @@ public struct FeatureExtractor: Sendable, Hashable {
                            writingAreaHeight: writingArea.map { Double($0.height) })
         let s = h / stepsPerLineHeight
         let c = (Self.quantile(sorted: ys, 0.05) + Self.quantile(sorted: ys, 0.95)) / 2
+
+        // Count the frames in Double before any conversion to Int or allocation.
+        var frames = 0.0
+        for stroke in strokes { frames += Self.resampledCount(stroke.points, spacing: s) }
+        let limit = min(maxFrames, maxFramesPerPoint.multipliedReportingOverflow(by: max(1, xs.count)).partialValue)
+        guard frames <= Double(limit) else { throw .invalidInk(.tooLong(frames: frames, limit: limit)) }
 
         var out: [Float] = []
         var resampled: [(Double, Double)] = []
@@ -127,7 +150,27 @@ public struct FeatureExtractor: Sendable, Hashable {
 
     static func clip(_ v: Double, _ limit: Double) -> Double { min(max(v, -limit), limit) }
 
-    /// Equal arc-length resampling of one stroke. O(points).
+    /// The number of points ``resample(_:spacing:into:)`` makes of `points`, in Double (it may be
+    /// huge or infinite for a degenerate spacing). O(points).
+    static func resampledCount(_ points: [StrokePoint], spacing: Double) -> Double {
+        var total = 0.0, unique = 0
+        var last: (Double, Double)? = nil
+        for p in points {
+            let q = (Double(p.x), Double(p.y))
+            if let l = last {
+                if l == q { continue }
+                let dx = q.0 - l.0, dy = q.1 - l.1
+                total += (dx * dx + dy * dy).squareRoot()
+            }
+            last = q
+            unique += 1
+        }
+        if unique <= 1 { return Double(unique) }
+        return max(1, (total / spacing).rounded(.toNearestOrEven)) + 1
+    }
+
+    /// Equal arc-length resampling of one stroke. O(points). The caller checks
+    /// ``resampledCount(_:spacing:)`` first.
     static func resample(_ points: [StrokePoint], spacing: Double, into out: inout [(Double, Double)]) {
         var pts: [(Double, Double)] = []
         pts.reserveCapacity(points.count)

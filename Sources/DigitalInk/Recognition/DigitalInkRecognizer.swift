@@ -3,9 +3,11 @@ import Foundation
 /// Recognizes handwriting (or shapes) with one model.
 ///
 /// The model loads on first use (or on ``load()``), once, however many tasks call at the same time.
-/// A recognizer is immutable after loading and safe to use from any number of concurrent tasks; each
-/// recognition runs single-threaded on the caller's task, and concurrent calls give the same results
-/// as serial ones.
+/// A recognizer is immutable after loading and safe to use from any number of concurrent tasks.
+/// Each recognition runs single-threaded on one of the library's compute threads (one per core),
+/// not on Swift's cooperative thread pool, so a busy recognizer never stalls the process's other
+/// async work; the calling task is suspended meanwhile. Concurrent calls give the same results as
+/// serial ones.
 ///
 /// ```swift
 /// let recognizer = DigitalInkRecognizer(options: .init(model: model))
@@ -38,14 +40,21 @@ public final class DigitalInkRecognizer: Sendable {
         }
     }
 
-    /// Recognizes `ink`. Throws ``DigitalInkError/invalidInk(_:)`` for invalid ink or writing area and
-    /// model errors (not downloaded, corrupt). An empty ink gives a result without candidates.
-    /// Complexity: linear in the ink's length (network and beam search per frame).
+    /// Recognizes `ink`. Throws ``DigitalInkError/invalidInk(_:)`` for invalid ink or writing area
+    /// (including an ink too long for its size, see ``FeatureExtractor/maxFrames``),
+    /// ``DigitalInkError/invalidOption(name:reason:)`` for options out of range, and model errors
+    /// (not downloaded, corrupt). An empty ink gives a result without candidates.
+    /// Complexity: linear in the ink's length (network and beam search per frame), bounded by the
+    /// frame limit.
     public func recognize(_ ink: Ink, context: RecognitionContext = RecognitionContext()) async throws(DigitalInkError) -> DigitalInkRecognitionResult {
-        try ink.validate()
+        try options.validate()
+        try ink.validate(timestamps: options.timestampValidation)
         try context.writingArea?.validate()
         let model = try await loader.model()
-        return Self.recognize(ink, context: context, model: model, options: options)
+        let options = self.options
+        return try await _ComputePool.shared.run { () throws(DigitalInkError) in
+            try Self.recognize(ink, context: context, model: model, options: options)
+        }
     }
 
     /// Completion-handler form of ``recognize(_:context:)``, as ML Kit offers. The handler runs on an
@@ -62,10 +71,14 @@ public final class DigitalInkRecognizer: Sendable {
     }
 
     static func recognize(_ ink: Ink, context: RecognitionContext, model: LoadedModel,
-                          options: DigitalInkRecognizerOptions) -> DigitalInkRecognitionResult {
-        let features = model.features.features(for: ink, writingArea: context.writingArea)
-        guard features.rows > 0, options.maxResultCount > 0 else { return DigitalInkRecognitionResult(candidates: []) }
+                          options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognitionResult {
+        let features = try model.features.features(for: ink, writingArea: context.writingArea)
+        guard features.rows > 0 else { return DigitalInkRecognitionResult(candidates: []) }
         let logProbs = model.network.logProbabilities(features)
+        guard logProbs.values.allSatisfy(\.isFinite) else {  // overflowing weights: never NaN scores
+            throw .modelCorrupt(file: model.configuration.network.weights,
+                                reason: "the network's output for this ink is not finite (weights out of range)")
+        }
         if model.configuration.kind == "shapes" {
             let ranked = (0..<logProbs.columns).map { c in
                 DigitalInkRecognitionCandidate(text: model.classLabels[c], score: expf(logProbs[0, c]))

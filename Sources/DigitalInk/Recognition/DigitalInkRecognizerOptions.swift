@@ -8,18 +8,19 @@ public struct DigitalInkRecognizerOptions: Sendable {
     }
 
     let source: Source
-    /// Most candidates returned (ML Kit's default is 10).
+    /// The most candidates any recognition may ask for: 1,000.
+    public static let maxResultLimit = 1_000
+
+    /// Most candidates returned, `1...maxResultLimit` (ML Kit's default is 10). The beam search keeps
+    /// at least this many prefixes.
     public var maxResultCount: Int = 10
     /// Use the model's language model as the decoder's prior (when the model has one).
     public var useLanguageModel: Bool = true
-    /// Overrides the model's beam width when set.
-    public var beamWidth: Int?
-    /// Overrides the model's language-model weight when set (for tuning).
-    public var lmWeight: Float?
-    /// Overrides the model's per-character insertion bonus when set (for tuning).
-    public var insertionBonus: Float?
-    /// Overrides the model's end-of-text weight (`decoder.endWeight` in `config.json`) when set (for tuning).
-    public var endWeight: Float?
+    /// Overrides of the model's decoder settings (beam width and weights); empty by default.
+    public var decoder = DecoderSettings()
+    /// How timestamps that go backwards inside a stroke are treated: accepted by default (the
+    /// recognizer does not use timestamps), or rejected with `.strict`.
+    public var timestampValidation: Ink.TimestampValidation = .lenient
 
     /// A recognizer for `model`, which must have been downloaded through `modelManager`.
     public init(model: DigitalInkRecognitionModel, modelManager: ModelManager = .shared) {
@@ -30,5 +31,14 @@ public struct DigitalInkRecognizerOptions: Sendable {
     /// app ships as a resource, or one exported by the training pipeline).
     public init(modelDirectory: URL) {
         self.source = .directory(modelDirectory)
+    }
+
+    /// Throws ``DigitalInkError/invalidOption(name:reason:)`` for a ``maxResultCount`` outside
+    /// `1...maxResultLimit` or invalid ``decoder`` settings (see ``DecoderSettings/validate()``).
+    public func validate() throws(DigitalInkError) {
+        guard (1...Self.maxResultLimit).contains(maxResultCount) else {
+            throw .invalidOption(name: "maxResultCount", reason: "\(maxResultCount) is outside 1...\(Self.maxResultLimit)")
+        }
+        try decoder.validate()
     }
 }

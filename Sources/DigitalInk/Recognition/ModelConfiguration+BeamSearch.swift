@@ -10,11 +10,12 @@ extension ModelConfiguration {
     public func beamSearch(languageModel: Bool, options: DigitalInkRecognizerOptions? = nil) -> CTCPrefixBeamSearch {
         let d = decoder
         func weight(_ override: Float?, _ value: Float?) -> Float { languageModel ? (override ?? value ?? 0) : 0 }
-        return CTCPrefixBeamSearch(beamWidth: options?.beamWidth ?? d?.beamWidth ?? 16,
-                                   lmWeight: weight(options?.lmWeight, d?.lmWeight),
-                                   insertionBonus: weight(options?.insertionBonus, d?.insertionBonus),
+        let o = options?.decoder
+        return CTCPrefixBeamSearch(beamWidth: o?.beamWidth ?? d?.beamWidth ?? 16,
+                                   lmWeight: weight(o?.lmWeight, d?.lmWeight),
+                                   insertionBonus: weight(o?.insertionBonus, d?.insertionBonus),
                                    blank: blankIndex ?? 0,
                                    endSymbol: labels.firstIndex(of: " ").map { $0 + 1 },
-                                   endWeight: weight(options?.endWeight, d?.endWeight))
+                                   endWeight: weight(o?.endWeight, d?.endWeight))
     }
 }

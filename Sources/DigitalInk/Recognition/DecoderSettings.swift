@@ -1,0 +1,42 @@
+/// Overrides of a text model's decoder settings (`decoder` in its `config.json`), for tuning.
+///
+/// Every setting left `nil` takes the model's value. Settings are checked when a recognition starts
+/// (``validate()``): a beam width outside `1...maxBeamWidth` or a weight that is not finite is an
+/// ``DigitalInkError/invalidOption(name:reason:)``.
+///
+/// ```swift
+/// var options = DigitalInkRecognizerOptions(model: model)
+/// options.decoder.beamWidth = 16          // faster, slightly less accurate
+/// options.decoder.lmWeight = 0.8
+/// ```
+public struct DecoderSettings: Sendable, Hashable, Codable {
+    /// The widest beam accepted: 1,024 (the shipped models use 64).
+    public static let maxBeamWidth = 1_024
+
+    /// Prefixes kept per frame of the beam search.
+    public var beamWidth: Int?
+    /// Weight of the language model's log-probability of the text.
+    public var lmWeight: Float?
+    /// Score added per output character (counteracts the language model's preference for short text).
+    public var insertionBonus: Float?
+    /// Weight of the language model's log-probability that the text ends after its last character.
+    public var endWeight: Float?
+
+    public init(beamWidth: Int? = nil, lmWeight: Float? = nil, insertionBonus: Float? = nil, endWeight: Float? = nil) {
+        self.beamWidth = beamWidth
+        self.lmWeight = lmWeight
+        self.insertionBonus = insertionBonus
+        self.endWeight = endWeight
+    }
+
+    /// Throws ``DigitalInkError/invalidOption(name:reason:)`` for a beam width outside
+    /// `1...maxBeamWidth` or a non-finite weight.
+    public func validate() throws(DigitalInkError) {
+        if let b = beamWidth, !(1...Self.maxBeamWidth).contains(b) {
+            throw .invalidOption(name: "beamWidth", reason: "\(b) is outside 1...\(Self.maxBeamWidth)")
+        }
+        for (name, value) in [("lmWeight", lmWeight), ("insertionBonus", insertionBonus), ("endWeight", endWeight)] {
+            if let v = value, !v.isFinite { throw .invalidOption(name: name, reason: "\(v) is not a finite number") }
+        }
+    }
+}
