@@ -1,7 +1,7 @@
 # The two set-up commands of the README:
 #   make demo   recognize a bundled sample with the bundled model
 #   make test   run the Swift and the Python test suites
-.PHONY: demo test test-swift test-python build release
+.PHONY: demo test test-swift test-python test-tsan build release
 
 demo:
 	@scripts/install-deps
@@ -13,6 +13,13 @@ test: test-swift test-python
 test-swift:
 	@scripts/install-deps
 	swift test
+
+# The concurrency tests under ThreadSanitizer, in a build folder of their own (CI runs this after
+# `make test`).
+TSAN_FILTER = ConcurrencyStressTests|ModelManagerDownloadTests|ModelManagerLifecycleTests
+test-tsan:
+	@scripts/install-deps
+	swift test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 
 test-python:
 	@scripts/install-deps --python

@@ -82,6 +82,7 @@ struct Recognize: AsyncParsableCommand {
         options.useLanguageModel = !noLanguageModel
         options.decoder = DecoderSettings(beamWidth: beamWidth, lmWeight: lmWeight, insertionBonus: insertionBonus, endWeight: endWeight)
         options.timestampValidation = strictTimestamps ? .strict : .lenient
+        options.compute = ComputeOptions(environment: ProcessInfo.processInfo.environment)
         return options
     }
 

@@ -102,13 +102,15 @@ struct NetworkGoldenTests {
     func bestKernel() throws {
         let golden = try Fixtures.json("model-golden.json")
         let model = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String))
-        #expect(model.network.kernel == _LSTMKernel.best)
-        #expect(model.network.projection == _ProjectionKernel.best)
-        #expect(model.network.computeKernels == "recurrent \(_LSTMKernel.best.rawValue), projection \(_ProjectionKernel.best.rawValue)")
-        if ProcessInfo.processInfo.environment["DIGITALINK_KERNEL"] == nil {
-            let fastest: _LSTMKernel = _LSTMKernel.avx2f16.isAvailable ? .avx2f16 : _LSTMKernel.avx2.isAvailable ? .avx2 : .portable
-            #expect(_LSTMKernel.best == fastest)
-        }
+        #expect(model.network.kernel == _LSTMKernel.fastest)
+        #expect(model.network.projection == _ProjectionKernel.fastest)
+        #expect(model.network.computeKernels == "recurrent \(_LSTMKernel.fastest.rawValue), projection \(_ProjectionKernel.fastest.rawValue)")
+        let fastest: _LSTMKernel = _LSTMKernel.avx2f16.isAvailable ? .avx2f16 : _LSTMKernel.avx2.isAvailable ? .avx2 : .portable
+        #expect(_LSTMKernel.fastest == fastest)
+        // ComputeOptions chooses the portable ones.
+        let portable = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String),
+                                       compute: ComputeOptions(recurrentKernel: .portable, projectionKernel: .blas))
+        #expect(portable.network.computeKernels == "recurrent portable, projection blas")
     }
 }
 

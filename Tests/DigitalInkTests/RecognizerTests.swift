@@ -46,6 +46,17 @@ struct RecognizerTests {
         }
     }
 
+    @Test("unload releases the model; a later recognition loads it again")
+    func unload() async throws {
+        let r = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory))
+        #expect(await r.isLoaded == false)
+        let first = try await r.recognize(try sample("hello.json").ink)
+        #expect(await r.isLoaded)
+        await r.close()
+        #expect(await r.isLoaded == false)
+        #expect(try await r.recognize(try sample("hello.json").ink) == first)
+    }
+
     @Test("a huge ink is refused before any work")
     func huge() async throws {
         let points = (0...Ink.maxPointCount).map { StrokePoint(x: Float($0 % 1000), y: Float($0 % 37)) }

@@ -155,7 +155,7 @@ struct ConcurrencyStressTests {
         try await recognizer.load()
         final class Counter: Sendable { let value = Atomic<Int>(0) }
         let counter = Counter()
-        let total = 8 * max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let total = 32 * max(2, ProcessInfo.processInfo.activeProcessorCount)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<total {
                 group.addTask {
@@ -164,12 +164,13 @@ struct ConcurrencyStressTests {
                 }
             }
             // Queued behind every recognition on the cooperative pool, this probe would see them
-            // (nearly) all done; with recognitions on the compute threads it runs at once.
+            // (nearly) all done; with recognitions on the compute threads it runs at once, or, while
+            // other tests keep the cooperative threads busy, soon.
             let seen = await Task { () -> Int in
                 for _ in 0..<10 { await Task.yield() }
                 return counter.value.load(ordering: .relaxed)
             }.value
-            #expect(seen < total / 2, "the probe saw \(seen) of \(total) recognitions finished")
+            #expect(seen < total * 3 / 4, "the probe saw \(seen) of \(total) recognitions finished")
             try await group.waitForAll()
         }
         #expect(counter.value.load(ordering: .relaxed) == total)

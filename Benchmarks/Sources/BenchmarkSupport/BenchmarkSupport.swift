@@ -127,7 +127,8 @@ public struct Pipeline: Sendable {
         configuration = config
         extractor = FeatureExtractor(config.features)
         network = try RecognitionNetwork(configuration: config.network,
-                                         weightsURL: modelDirectory.appendingPathComponent(config.network.weights))
+                                         weightsURL: modelDirectory.appendingPathComponent(config.network.weights),
+                                         compute: ComputeOptions(environment: ProcessInfo.processInfo.environment))
         if let lm = config.decoder?.languageModel {
             languageModel = try CharacterNgramModel(contentsOf: modelDirectory.appendingPathComponent(lm))
         } else {

@@ -55,7 +55,8 @@ let network: RecognitionNetwork
 do {
     config = try ModelConfiguration.load(from: modelDir.appendingPathComponent("config.json"))
     network = try RecognitionNetwork(configuration: config.network,
-                                     weightsURL: modelDir.appendingPathComponent(config.network.weights))
+                                     weightsURL: modelDir.appendingPathComponent(config.network.weights),
+                                     compute: ComputeOptions(environment: ProcessInfo.processInfo.environment))
 } catch {
     fail("cannot load the model in \(modelDir.path): \(error)")
 }

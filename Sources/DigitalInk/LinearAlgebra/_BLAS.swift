@@ -3,19 +3,18 @@ import Accelerate
 #else
 import _CBLAS
 #endif
-import Foundation
 
 /// The small linear-algebra layer the network needs, over CBLAS (OpenBLAS on Linux, Accelerate on
 /// Apple platforms). Row-major throughout.
 enum _BLAS {
-    /// Thread policy: BLAS runs single-threaded, so that one recognition uses one core and concurrent
-    /// recognitions scale over cores. `DIGITALINK_BLAS_THREADS` overrides the count (OpenBLAS only).
-    static let configureThreads: Void = {
+    /// Sets the number of threads OpenBLAS uses (process-wide; ``ComputeOptions/blasThreads``,
+    /// default 1, so that one recognition uses one core and concurrent recognitions scale over
+    /// cores). Accelerate manages its own threads: nothing to do there.
+    static func setThreads(_ count: Int) {
         #if !canImport(Accelerate)
-        let requested = ProcessInfo.processInfo.environment["DIGITALINK_BLAS_THREADS"].flatMap { Int32($0) } ?? 1
-        openblas_set_num_threads(max(1, requested))
+        openblas_set_num_threads(Int32(max(1, min(count, 64))))
         #endif
-    }()
+    }
 
     /// `C[m×n] = A[m×k] · B[k×n] + beta · C`.
     @inline(__always)

@@ -62,8 +62,8 @@ struct BidirectionalLSTM: Sendable {
     /// `kernel` is used where it is available, H is a multiple of 8 and (for `avx2f16`) every `W_hh`
     /// weight is a half-precision value; otherwise the next one (`avx2f16`, `avx2`, `portable`).
     /// `projection` likewise where available; otherwise `blas`.
-    init(inputSize: Int, hiddenSize H: Int, forward: Direction, backward: Direction, kernel: _LSTMKernel = .best,
-         projection: _ProjectionKernel = .best) {
+    init(inputSize: Int, hiddenSize H: Int, forward: Direction, backward: Direction, kernel: _LSTMKernel = .fastest,
+         projection: _ProjectionKernel = .fastest) {
         self.inputSize = inputSize
         self.hiddenSize = H
         self.projection = _AffineMap(

@@ -20,20 +20,22 @@ public struct RecognitionNetwork: Sendable {
     /// The head: head.weight transposed (headInput × C, for a non-transposed product) and head.bias.
     let head: _AffineMap
 
-    /// Loads and validates the weights named by `configuration` (checking every tensor's shape).
-    public init(configuration: NetworkConfiguration, weightsURL: URL) throws(DigitalInkError) {
+    /// Loads and validates the weights named by `configuration` (checking every tensor's shape), to
+    /// run with the kernels that `compute` chooses (it also sets OpenBLAS's thread count).
+    public init(configuration: NetworkConfiguration, weightsURL: URL, compute: ComputeOptions = ComputeOptions()) throws(DigitalInkError) {
+        try compute.validate()
+        _BLAS.setThreads(compute.blasThreads)
         let file = try SafeTensorsFile(contentsOf: weightsURL)
-        try self.init(configuration: configuration, file: file)
+        try self.init(configuration: configuration, file: file, kernel: compute.lstmKernel, projection: compute.projection)
     }
 
     /// `kernel`, `projection`: how the LSTM steps and projections run (tests compare the kernels; the
     /// engine takes the best ones).
-    init(configuration c: NetworkConfiguration, file: SafeTensorsFile, kernel: _LSTMKernel = .best,
-         projection: _ProjectionKernel = .best) throws(DigitalInkError) {
+    init(configuration c: NetworkConfiguration, file: SafeTensorsFile, kernel: _LSTMKernel = .fastest,
+         projection: _ProjectionKernel = .fastest) throws(DigitalInkError) {
         guard c.inputDim > 0, c.hidden > 0, c.layers > 0, c.numClasses > 1, (0...c.layers).contains(c.reduceAfter) else {
             throw .modelCorrupt(file: "config.json", reason: "network sizes must be positive and reduceAfter in 0...layers")
         }
-        _ = _BLAS.configureThreads
         let H = c.hidden
         var layers: [BidirectionalLSTM] = []
         var inSize = c.inputDim
@@ -66,8 +68,7 @@ public struct RecognitionNetwork: Sendable {
 
     /// How this network runs on this CPU, for reports: the recurrent kernel (`portable`: BLAS sgemv and
     /// Swift SIMD; `avx2`; `avx2-f16`: 16-bit recurrent weights) and the projection kernel (`blas` or
-    /// `avx512`), e.g. `"recurrent avx2-f16, projection avx512"`. The environment variables
-    /// `DIGITALINK_KERNEL=portable` and `DIGITALINK_PROJECTION=blas` choose the portable ones.
+    /// `avx512`), e.g. `"recurrent avx2-f16, projection avx512"`. ``ComputeOptions`` chooses them.
     public var computeKernels: String { "recurrent \(kernel.rawValue), projection \(projection.rawValue)" }
 
     /// Number of output frames for `frames` input frames.

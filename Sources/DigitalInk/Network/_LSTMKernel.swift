@@ -32,15 +32,8 @@ enum _LSTMKernel: String, Sendable, CaseIterable {
     private static let hasF16C: Bool = ink_kernels_f16c_available() != 0
 
     /// The fastest kernel this CPU runs (a layer whose weights it cannot use exactly falls back to the
-    /// next one). `DIGITALINK_KERNEL` (`portable`, `avx2`, `avx2-f16`) in the environment chooses another
-    /// one that the CPU runs, to compare them or to rule the fast ones out.
-    static let best: _LSTMKernel = {
-        if let forced = ProcessInfo.processInfo.environment["DIGITALINK_KERNEL"].flatMap(_LSTMKernel.init(rawValue:)),
-           forced.isAvailable {
-            return forced
-        }
-        return [.avx2f16, .avx2].first(where: \.isAvailable) ?? .portable
-    }()
+    /// next one). ``ComputeOptions/recurrentKernel`` chooses another.
+    static let fastest: _LSTMKernel = [.avx2f16, .avx2].first(where: \.isAvailable) ?? .portable
 }
 
 /// How the LSTM's input projection (X · W_ihᵀ for all steps, both directions) and the CTC head are
@@ -64,13 +57,7 @@ enum _ProjectionKernel: String, Sendable, CaseIterable {
 
     private static let hasAVX512: Bool = ink_kernels_avx512_available() != 0
 
-    /// `avx512` where the CPU runs it; `blas` when `DIGITALINK_KERNEL=portable` (everything portable)
-    /// or `DIGITALINK_PROJECTION=blas`.
-    static let best: _ProjectionKernel = {
-        let env = ProcessInfo.processInfo.environment
-        if env["DIGITALINK_KERNEL"] == _LSTMKernel.portable.rawValue || env["DIGITALINK_PROJECTION"] == "blas" {
-            return .blas
-        }
-        return _ProjectionKernel.avx512.isAvailable ? .avx512 : .blas
-    }()
+    /// `avx512` where the CPU runs it, else `blas`. ``ComputeOptions/projectionKernel`` chooses
+    /// another.
+    static let fastest: _ProjectionKernel = _ProjectionKernel.avx512.isAvailable ? .avx512 : .blas
 }

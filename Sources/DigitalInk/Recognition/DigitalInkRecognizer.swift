@@ -20,12 +20,29 @@ public final class DigitalInkRecognizer: Sendable {
 
     public init(options: DigitalInkRecognizerOptions) {
         self.options = options
-        self.loader = _ModelLoader(source: options.source)
+        self.loader = _ModelLoader(source: options.source, compute: options.compute)
     }
 
     /// Loads the model now instead of on the first recognition.
     public func load() async throws(DigitalInkError) {
         _ = try await loader.model()
+    }
+
+    /// Releases the loaded model's memory (network weights, language model). Recognitions already
+    /// running finish with it; a later recognition loads the model again. ML Kit's `close()` does
+    /// the same for its recognizer.
+    public func unload() async {
+        await loader.unload()
+    }
+
+    /// ML Kit's name for ``unload()``.
+    public func close() async {
+        await unload()
+    }
+
+    /// Whether the model is loaded (or loading) now.
+    public var isLoaded: Bool {
+        get async { await loader.isLoaded }
     }
 
     /// Completion-handler form of ``load()``. The handler runs on an arbitrary thread.
@@ -104,20 +121,31 @@ public final class DigitalInkRecognizer: Sendable {
 /// Loads a model once for all concurrent callers; a failed load is retried by the next caller.
 actor _ModelLoader {
     private let source: DigitalInkRecognizerOptions.Source
+    private let compute: ComputeOptions
     private var task: Task<LoadedModel, any Error>?
 
-    init(source: DigitalInkRecognizerOptions.Source) { self.source = source }
+    init(source: DigitalInkRecognizerOptions.Source, compute: ComputeOptions) {
+        self.source = source
+        self.compute = compute
+    }
+
+    var isLoaded: Bool { task != nil }
+
+    func unload() { task = nil }
 
     func model() async throws(DigitalInkError) -> LoadedModel {
         let t: Task<LoadedModel, any Error>
         if let existing = task {
             t = existing
         } else {
-            let source = self.source
-            t = Task.detached {
-                switch source {
-                case .directory(let url): return try LoadedModel(directory: url)
-                case .managed(let model, let manager): return try LoadedModel(directory: try manager.modelDirectory(for: model))
+            let source = self.source, compute = self.compute
+            t = Task {
+                try await _ComputePool.shared.run { () throws(DigitalInkError) in
+                    switch source {
+                    case .directory(let url): return try LoadedModel(directory: url, compute: compute)
+                    case .managed(let model, let manager):
+                        return try LoadedModel(directory: try manager.modelDirectory(for: model), compute: compute)
+                    }
                 }
             }
             task = t

@@ -18,6 +18,9 @@ public struct DigitalInkRecognizerOptions: Sendable {
     public var useLanguageModel: Bool = true
     /// Overrides of the model's decoder settings (beam width and weights); empty by default.
     public var decoder = DecoderSettings()
+    /// Kernels and BLAS threads (see ``ComputeOptions``); the defaults are the fastest kernels and one
+    /// BLAS thread.
+    public var compute = ComputeOptions()
     /// How timestamps that go backwards inside a stroke are treated: accepted by default (the
     /// recognizer does not use timestamps), or rejected with `.strict`.
     public var timestampValidation: Ink.TimestampValidation = .lenient
@@ -40,5 +43,6 @@ public struct DigitalInkRecognizerOptions: Sendable {
             throw .invalidOption(name: "maxResultCount", reason: "\(maxResultCount) is outside 1...\(Self.maxResultLimit)")
         }
         try decoder.validate()
+        try compute.validate()
     }
 }

@@ -14,13 +14,14 @@ struct LoadedModel: Sendable {
     let classLabels: [String]
     let symbolOfCharacter: [Character: Int]
 
-    init(directory: URL) throws(DigitalInkError) {
+    init(directory: URL, compute: ComputeOptions = ComputeOptions()) throws(DigitalInkError) {
         let config = try ModelConfiguration.load(from: directory.appendingPathComponent("config.json"))
         self.directory = directory
         self.configuration = config
         self.features = FeatureExtractor(config.features)
         self.network = try RecognitionNetwork(configuration: config.network,
-                                              weightsURL: directory.appendingPathComponent(config.network.weights))
+                                              weightsURL: directory.appendingPathComponent(config.network.weights),
+                                              compute: compute)
         if config.kind == "text" {
             classLabels = [""] + config.labels
             var map: [Character: Int] = [:]

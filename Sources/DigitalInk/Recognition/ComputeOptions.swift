@@ -1,0 +1,94 @@
+/// How a recognizer computes: which kernels run the network and how many threads BLAS uses.
+///
+/// The defaults are what an app wants: the fastest kernels this CPU runs, and BLAS on one thread so
+/// that one recognition uses one core and concurrent recognitions scale over cores. The other
+/// choices exist to compare kernels (the benchmarks do) or to rule the fast ones out.
+///
+/// ```swift
+/// var options = DigitalInkRecognizerOptions(model: model)
+/// options.compute.recurrentKernel = .portable   // BLAS and Swift SIMD only
+/// ```
+public struct ComputeOptions: Sendable, Hashable, Codable {
+    /// The LSTM's recurrent step.
+    public enum RecurrentKernel: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The fastest this CPU runs: `avx2F16` for models that store 16-bit recurrent weights, then
+        /// `avx2`, then `portable`.
+        case fastest
+        /// BLAS `sgemv` and Swift SIMD, on any CPU.
+        case portable
+        /// AVX2 + FMA over float32 weights packed at load time (x86-64).
+        case avx2
+        /// AVX2 + FMA + F16C over 16-bit weights (x86-64; only for weights that are exactly 16-bit
+        /// values, else `avx2`).
+        case avx2F16 = "avx2-f16"
+    }
+
+    /// The LSTM's input projections and the CTC head.
+    public enum ProjectionKernel: String, Sendable, Hashable, Codable, CaseIterable {
+        /// `avx512` where the CPU has AVX-512F, else `blas`.
+        case fastest
+        /// BLAS `sgemm`.
+        case blas
+        /// AVX-512 over weights packed at load time (x86-64).
+        case avx512
+    }
+
+    /// The recurrent kernel; a kernel this CPU cannot run falls back to the next one
+    /// (`avx2F16`, `avx2`, `portable`). Default ``RecurrentKernel/fastest``.
+    public var recurrentKernel: RecurrentKernel = .fastest
+    /// The projection kernel; one this CPU cannot run falls back to `blas`. Default
+    /// ``ProjectionKernel/fastest``.
+    public var projectionKernel: ProjectionKernel = .fastest
+    /// Threads OpenBLAS may use, 1...64. Default 1. OpenBLAS has one setting per process: the
+    /// value of the most recently loaded model applies to all. Accelerate (Apple platforms)
+    /// ignores it.
+    public var blasThreads: Int = 1
+
+    public init(recurrentKernel: RecurrentKernel = .fastest, projectionKernel: ProjectionKernel = .fastest, blasThreads: Int = 1) {
+        self.recurrentKernel = recurrentKernel
+        self.projectionKernel = projectionKernel
+        self.blasThreads = blasThreads
+    }
+
+    /// Throws ``DigitalInkError/invalidOption(name:reason:)`` for ``blasThreads`` outside 1...64.
+    public func validate() throws(DigitalInkError) {
+        guard (1...64).contains(blasThreads) else {
+            throw .invalidOption(name: "blasThreads", reason: "\(blasThreads) is outside 1...64")
+        }
+    }
+
+    /// The engine's recurrent kernel for this choice.
+    var lstmKernel: _LSTMKernel {
+        switch recurrentKernel {
+        case .fastest: return .fastest
+        case .portable: return .portable
+        case .avx2: return _LSTMKernel.avx2.isAvailable ? .avx2 : .portable
+        case .avx2F16: return _LSTMKernel.avx2f16.isAvailable ? .avx2f16 : _LSTMKernel.avx2.isAvailable ? .avx2 : .portable
+        }
+    }
+
+    /// The engine's projection kernel for this choice.
+    var projection: _ProjectionKernel {
+        switch projectionKernel {
+        case .fastest, .avx512: return _ProjectionKernel.avx512.isAvailable ? .avx512 : .blas
+        case .blas: return .blas
+        }
+    }
+}
+
+extension ComputeOptions {
+    /// The options that the variables `DIGITALINK_KERNEL` (`portable`, `avx2`, `avx2-f16`; `portable`
+    /// also selects the BLAS projection), `DIGITALINK_PROJECTION` (`blas`, `avx512`) and
+    /// `DIGITALINK_BLAS_THREADS` (a count) in `environment` name, over the defaults; unknown values
+    /// are ignored. For command-line tools and benchmarks, which pass their process's environment:
+    /// the library itself never reads the environment.
+    public init(environment: [String: String]) {
+        self.init()
+        if let k = environment["DIGITALINK_KERNEL"].flatMap(RecurrentKernel.init(rawValue:)) {
+            recurrentKernel = k
+            if k == .portable { projectionKernel = .blas }
+        }
+        if let p = environment["DIGITALINK_PROJECTION"].flatMap(ProjectionKernel.init(rawValue:)) { projectionKernel = p }
+        if let t = environment["DIGITALINK_BLAS_THREADS"].flatMap(Int.init), (1...64).contains(t) { blasThreads = t }
+    }
+}

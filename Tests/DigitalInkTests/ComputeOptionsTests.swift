@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import DigitalInk
+
+@Suite("ComputeOptions")
+struct ComputeOptionsTests {
+    @Test("tools map their environment onto options; the defaults are the fastest kernels and one BLAS thread")
+    func environment() {
+        #expect(ComputeOptions(environment: [:]) == ComputeOptions())
+        #expect(ComputeOptions().lstmKernel == _LSTMKernel.fastest && ComputeOptions().projection == _ProjectionKernel.fastest)
+        let portable = ComputeOptions(environment: ["DIGITALINK_KERNEL": "portable"])
+        #expect(portable.recurrentKernel == .portable && portable.projectionKernel == .blas)
+        #expect(ComputeOptions(environment: ["DIGITALINK_PROJECTION": "blas"]).projectionKernel == .blas)
+        #expect(ComputeOptions(environment: ["DIGITALINK_BLAS_THREADS": "4"]).blasThreads == 4)
+        #expect(ComputeOptions(environment: ["DIGITALINK_BLAS_THREADS": "9999", "DIGITALINK_KERNEL": "bogus"]) == ComputeOptions())
+    }
+
+    @Test("a recognizer with the portable kernels gives the same text as with the fastest")
+    func portableRecognizer() async throws {
+        let ink = try sample("line.json").ink
+        var options = DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory)
+        let fast = try await DigitalInkRecognizer(options: options).recognize(ink)
+        options.compute = ComputeOptions(recurrentKernel: .portable, projectionKernel: .blas)
+        let portable = try await DigitalInkRecognizer(options: options).recognize(ink)
+        #expect(fast.best?.text == portable.best?.text)
+        #expect(abs((fast.best?.score ?? 0) - (portable.best?.score ?? 1)) < 1e-3)
+        options.compute.blasThreads = 0
+        await #expect(throws: DigitalInkError.invalidOption(name: "blasThreads", reason: "0 is outside 1...64")) {
+            try await DigitalInkRecognizer(options: options).recognize(ink)
+        }
+    }
+}
