@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// `inkrec` against inputs that once lost lines, crashed it, or ran without bound.
 @Suite("inkrec reliability", .serialized)

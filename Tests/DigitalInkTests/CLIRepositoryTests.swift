@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// `inkrec models … --repository URL` against a loopback HTTP repository (fake model files: these
 /// tests install and list, they do not recognize).

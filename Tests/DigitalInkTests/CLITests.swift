@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// Runs the built `inkrec` executable (built beside the test bundle by `swift build`/`swift test`).
 struct InkRecRun {

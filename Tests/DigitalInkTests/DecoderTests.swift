@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// A bigram model over a tiny alphabet, written out as a table, to test the decoder on its own.
 struct TableBigramModel: LanguageModel {

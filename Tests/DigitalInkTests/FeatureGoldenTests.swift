@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 @Suite("Preprocessing matches the Python reference")
 struct FeatureGoldenTests {

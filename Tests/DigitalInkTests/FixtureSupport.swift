@@ -1,5 +1,5 @@
 import Foundation
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// Access to the golden fixtures in `Fixtures/` (copied as test resources).
 enum Fixtures {

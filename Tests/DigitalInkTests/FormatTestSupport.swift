@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// The parts of a `.malformedInput` error, for assertions.
 struct MalformedInput: Equatable {

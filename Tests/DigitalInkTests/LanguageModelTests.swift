@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 @Suite("Character n-gram model reads lm.bin exactly as the Python builder wrote it")
 struct LanguageModelTests {

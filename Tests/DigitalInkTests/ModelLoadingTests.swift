@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// Builds a text-model directory from the tiny fixture network, to be damaged by each test.
 func makeTinyModelDirectory(config edit: (inout [String: Any]) -> Void = { _ in }) throws -> URL {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// Downloads over real HTTP connections to a server on 127.0.0.1 (see TestHTTPServer).
 @Suite("ModelManager downloads", .timeLimit(.minutes(1)))

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// Delete, update, shared files and local repositories.
 @Suite("ModelManager lifecycle", .timeLimit(.minutes(1)))

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 @Suite("The engine runs PyTorch's network exactly")
 struct NetworkGoldenTests {

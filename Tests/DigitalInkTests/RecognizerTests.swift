@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// The shipped en-US model, loaded straight from `Models/en-US`.
 let shippedModelDirectory = Fixtures.modelsDirectory.appendingPathComponent("en-US")

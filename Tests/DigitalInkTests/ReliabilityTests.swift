@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// Hostile and unlucky inputs to the recognizer: each is answered with a typed error or a result,
 /// in bounded time and memory, never a crash.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// Shape inks drawn here in code (screen coordinates, y down), independently of the training generator:
 /// polylines with a small smooth wobble, a pen's point spacing and timestamps.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// The shipped en-US model reads the recorded samples (real UNIPEN handwriting of writers it was
 /// not trained on), and pre-context changes what it reads, end to end from ink to text.

@@ -1,4 +1,4 @@
-import DigitalInk
+@_spi(Engine) import DigitalInk
 import Foundation
 
 #if canImport(Glibc)

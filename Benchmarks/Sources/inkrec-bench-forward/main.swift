@@ -11,7 +11,7 @@
 // float32, so that the caller can check that all runtimes compute the same thing. --stage times another stage instead of the forward (for profiling
 // with perf: `perf record .build/release/inkrec-bench-forward --stage decode-lm --repeats 50 FILE`).
 import BenchmarkSupport
-import DigitalInk
+@_spi(Engine) import DigitalInk
 import Foundation
 
 func fail(_ message: String) -> Never {

@@ -6,7 +6,7 @@
 // ink once (serially, with the language model), and prints as JSON the RSS before the load, after it,
 // and the process's peak RSS (Linux VmHWM: the whole process, Swift runtime and inks included).
 import BenchmarkSupport
-import DigitalInk
+@_spi(Engine) import DigitalInk
 import Foundation
 
 func fail(_ message: String) -> Never {

@@ -15,7 +15,7 @@ import Foundation
 /// `endWeight · log P_LM(endSymbol | prefix)`: how likely the text is to end there (with the space as
 /// the end symbol, how likely its last word is complete), which an ink that ends at a word boundary
 /// should be. The final hypotheses are ranked with it.
-public struct CTCPrefixBeamSearch: Sendable {
+@_spi(Engine) public struct CTCPrefixBeamSearch: Sendable {
     public var beamWidth: Int
     public var lmWeight: Float
     public var insertionBonus: Float

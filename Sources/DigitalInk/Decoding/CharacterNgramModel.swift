@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Lookup is classic backoff: the longest stored n-gram wins, adding the backoff weights of the
 /// contexts that were shortened. Each lookup is a binary search per order: O(N log E).
-public struct CharacterNgramModel: LanguageModel, Sendable {
+@_spi(Engine) public struct CharacterNgramModel: LanguageModel, Sendable {
     /// The last N−1 symbols, packed as base-256 digits (most recent in the lowest byte), and how many
     /// symbols are held.
     public struct State: Hashable, Sendable {

@@ -3,7 +3,7 @@
 /// The decoder never looks inside a state: it asks for the start state given a pre-context, and for
 /// the log-probability and next state of one more symbol. Symbols are the model's class indices
 /// (1...characters.count); 0 is never passed.
-public protocol LanguageModel: Sendable {
+@_spi(Engine) public protocol LanguageModel: Sendable {
     associatedtype State: Hashable & Sendable
 
     /// The state after reading `preContext` (symbol ids, oldest first) from the start of a text.

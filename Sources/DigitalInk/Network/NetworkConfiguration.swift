@@ -1,5 +1,5 @@
 /// The architecture of a recognizer network, as written in a model's `config.json` under `network`.
-public struct NetworkConfiguration: Sendable, Hashable, Codable {
+@_spi(Engine) public struct NetworkConfiguration: Sendable, Hashable, Codable {
     /// Path of the safetensors weights, relative to `config.json`.
     public var weights: String
     /// Features per input frame.

@@ -14,7 +14,7 @@ import Foundation
 /// Weights use PyTorch's names: `lstms.{l}.weight_ih_l0[_reverse]`, `lstms.{l}.weight_hh_l0[_reverse]`,
 /// `lstms.{l}.bias_ih_l0[_reverse]`, `lstms.{l}.bias_hh_l0[_reverse]`, `head.weight`, `head.bias`.
 /// Immutable and `Sendable`: one network serves any number of concurrent forwards.
-public struct RecognitionNetwork: Sendable {
+@_spi(Engine) public struct RecognitionNetwork: Sendable {
     public let configuration: NetworkConfiguration
     let layers: [BidirectionalLSTM]
     /// The head: head.weight transposed (headInput × C, for a non-transposed product) and head.bias.

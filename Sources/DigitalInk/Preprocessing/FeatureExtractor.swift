@@ -26,7 +26,7 @@
 ///
 /// Complexity: O(P log P) for P points (the quantiles sort the coordinates); at most
 /// `min(maxFrames, maxFramesPerPoint · P)` frames.
-public struct FeatureExtractor: Sendable, Hashable {
+@_spi(Engine) public struct FeatureExtractor: Sendable, Hashable {
     /// A feature scheme, as `config.json` names it (`features.scheme`).
     public enum Scheme: String, Sendable, Hashable, Codable, CaseIterable {
         /// Line height floored by a quarter of the ink's width (shapes).

@@ -1,5 +1,5 @@
 /// A dense row-major matrix of `Float`, used for features and network activations.
-public struct FeatureMatrix: Sendable, Hashable {
+@_spi(Engine) public struct FeatureMatrix: Sendable, Hashable {
     public var rows: Int
     public var columns: Int
     /// `rows * columns` values, row after row.

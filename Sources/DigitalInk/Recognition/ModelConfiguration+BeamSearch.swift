@@ -7,7 +7,7 @@ extension ModelConfiguration {
     /// and end weight are 0. Settings in `options` that are set override the model's. The end symbol
     /// is the space character's class, when the model has one. Defaults where `config.json` has no
     /// decoder: beam width 16, weights 0.
-    public func beamSearch(languageModel: Bool, options: DigitalInkRecognizerOptions? = nil) -> CTCPrefixBeamSearch {
+    @_spi(Engine) public func beamSearch(languageModel: Bool, options: DigitalInkRecognizerOptions? = nil) -> CTCPrefixBeamSearch {
         let d = decoder
         func weight(_ override: Float?, _ value: Float?) -> Float { languageModel ? (override ?? value ?? 0) : 0 }
         let o = options?.decoder

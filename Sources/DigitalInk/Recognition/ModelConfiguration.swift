@@ -13,7 +13,7 @@ import Foundation
 /// ```
 /// For a text model `labels` are the characters of classes 1...; for a shapes model (`kind` "shapes")
 /// they name classes 0... and there is no blank and no decoder.
-public struct ModelConfiguration: Sendable, Hashable, Codable {
+@_spi(Engine) public struct ModelConfiguration: Sendable, Hashable, Codable {
     public struct Features: Sendable, Hashable, Codable {
         /// A ``FeatureExtractor/Scheme`` raw value: `resampled-v2` (text) or `resampled-v1` (shapes).
         public var scheme: String
@@ -87,7 +87,7 @@ public struct ModelConfiguration: Sendable, Hashable, Codable {
 extension FeatureExtractor {
     /// The feature extractor a model's configuration asks for. An unknown scheme name (which
     /// ``ModelConfiguration/load(from:)`` rejects) falls back to `resampled-v2`.
-    public init(_ features: ModelConfiguration.Features) {
+    @_spi(Engine) public init(_ features: ModelConfiguration.Features) {
         self.init(scheme: Scheme(rawValue: features.scheme) ?? .resampledV2,
                   stepsPerLineHeight: features.stepsPerLineHeight)
     }

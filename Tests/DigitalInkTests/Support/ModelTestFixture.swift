@@ -1,5 +1,5 @@
 import Foundation
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
