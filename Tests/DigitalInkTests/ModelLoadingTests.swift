@@ -93,6 +93,32 @@ struct ModelLoadingTests {
         }
     }
 
+    @Test("a network with fewer layers than its weights: the stray tensors are named; an unknown kind is named")
+    func strayTensorsAndKinds() throws {
+        let dir = try makeTinyModelDirectory { c in
+            var n = c["network"] as! [String: Any]
+            n["layers"] = (n["layers"] as! Int) - 1
+            n["reduceAfter"] = 0
+            c["network"] = n
+        }
+        do {
+            _ = try LoadedModel(directory: dir)
+            Issue.record("loaded weights with tensors the configuration does not use")
+        } catch {
+            guard case .modelCorrupt(let file, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(file == "weights.safetensors")
+            #expect(reason.contains("does not use") && reason.contains("lstms."), "\(reason)")
+        }
+        let emoji = try makeTinyModelDirectory { $0["kind"] = "emoji-v9" }
+        do {
+            _ = try LoadedModel(directory: emoji)
+            Issue.record("loaded a model of an unknown kind")
+        } catch {
+            guard case .modelCorrupt(_, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.contains("unknown kind emoji-v9"), "\(reason)")
+        }
+    }
+
     @Test("labels that do not match the classes, an unknown scheme, malformed JSON")
     func badConfig() throws {
         let dirs = [

@@ -37,15 +37,22 @@ import Foundation
             throw .modelCorrupt(file: "config.json", reason: "network sizes must be positive and reduceAfter in 0...layers")
         }
         let H = c.hidden
+        // Every tensor the configuration names must be there with its shape, and no other (a stray
+        // tensor means the file was made for another network).
+        var used: Set<String> = []
+        func take(_ name: String, _ shape: [Int]) throws(DigitalInkError) -> [Float] {
+            used.insert(name)
+            return try file.floats(name, shape: shape)
+        }
         var layers: [BidirectionalLSTM] = []
         var inSize = c.inputDim
         for l in 0..<c.layers {
             func direction(_ suffix: String) throws(DigitalInkError) -> BidirectionalLSTM.Direction {
                 let p = "lstms.\(l)."
-                let wih = try file.floats(p + "weight_ih_l0" + suffix, shape: [4 * H, inSize])
-                let whh = try file.floats(p + "weight_hh_l0" + suffix, shape: [4 * H, H])
-                let bih = try file.floats(p + "bias_ih_l0" + suffix, shape: [4 * H])
-                let bhh = try file.floats(p + "bias_hh_l0" + suffix, shape: [4 * H])
+                let wih = try take(p + "weight_ih_l0" + suffix, [4 * H, inSize])
+                let whh = try take(p + "weight_hh_l0" + suffix, [4 * H, H])
+                let bih = try take(p + "bias_ih_l0" + suffix, [4 * H])
+                let bhh = try take(p + "bias_hh_l0" + suffix, [4 * H])
                 return .init(inputWeights: wih, recurrentWeights: whh, bias: zip(bih, bhh).map { $0 + $1 })
             }
             layers.append(BidirectionalLSTM(inputSize: inSize, hiddenSize: H,
@@ -53,11 +60,18 @@ import Foundation
                                             projection: projection))
             inSize = 2 * H * (c.reduceAfter == l + 1 ? 2 : 1)
         }
+        let headWeights = try take("head.weight", [c.numClasses, inSize])
+        let headBias = try take("head.bias", [c.numClasses])
+        let unused = Set(file.tensors.keys).subtracting(used)
+        guard unused.isEmpty else {
+            throw .modelCorrupt(file: file.name, reason: "tensors the configuration does not use: \(unused.sorted().prefix(8).joined(separator: ", "))"
+                                + (unused.count > 8 ? " and \(unused.count - 8) more" : ""))
+        }
         self.configuration = c
         self.layers = layers
         self.head = _AffineMap(
-            weights: _transposed(try file.floats("head.weight", shape: [c.numClasses, inSize]), rows: c.numClasses, columns: inSize),
-            inputs: inSize, outputs: c.numClasses, bias: try file.floats("head.bias", shape: [c.numClasses]),
+            weights: _transposed(headWeights, rows: c.numClasses, columns: inSize),
+            inputs: inSize, outputs: c.numClasses, bias: headBias,
             kernel: c.head == "classifier" ? .blas : projection)
     }
 

@@ -87,6 +87,7 @@ public final class DigitalInkRecognizer: Sendable {
         }
     }
 
+    /// The pipeline: features → network → the model's decoder.
     static func recognize(_ ink: Ink, context: RecognitionContext, model: LoadedModel,
                           options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognitionResult {
         let features = try model.features.features(for: ink, writingArea: context.writingArea)
@@ -96,25 +97,7 @@ public final class DigitalInkRecognizer: Sendable {
             throw .modelCorrupt(file: model.configuration.network.weights,
                                 reason: "the network's output for this ink is not finite (weights out of range)")
         }
-        if model.configuration.kind == "shapes" {
-            let ranked = (0..<logProbs.columns).map { c in
-                DigitalInkRecognitionCandidate(text: model.classLabels[c], score: expf(logProbs[0, c]))
-            }.sorted { $0.score > $1.score }
-            return DigitalInkRecognitionResult(candidates: Array(ranked.prefix(options.maxResultCount)))
-        }
-        let lm = options.useLanguageModel ? model.languageModel : nil
-        let search = model.configuration.beamSearch(languageModel: lm != nil, options: options)
-        let pre = Array(context.preContext.suffix(RecognitionContext.maxPreContextLength))
-        let preSymbols = pre.compactMap { model.symbolOfCharacter[$0] }
-        var leading: Int? = nil
-        if lm != nil, let last = pre.last, !last.isWhitespace, let space = model.symbolOfCharacter[" "] {
-            leading = space
-        }
-        let hyps = search.decode(logProbs, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
-                                 maxResults: options.maxResultCount)
-        return DigitalInkRecognitionResult(candidates: hyps.map {
-            DigitalInkRecognitionCandidate(text: $0.symbols.map { model.classLabels[$0] }.joined(), score: $0.score)
-        })
+        return DigitalInkRecognitionResult(candidates: model.decoder.candidates(for: logProbs, context: context, options: options))
     }
 }
 

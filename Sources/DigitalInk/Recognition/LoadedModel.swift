@@ -13,6 +13,8 @@ struct LoadedModel: Sendable {
     /// Label of each class (blank is "").
     let classLabels: [String]
     let symbolOfCharacter: [Character: Int]
+    /// The last stage, chosen by the model's kind.
+    let decoder: any CandidateDecoding
 
     init(directory: URL, compute: ComputeOptions = ComputeOptions()) throws(DigitalInkError) {
         let config = try ModelConfiguration.load(from: directory.appendingPathComponent("config.json"))
@@ -22,7 +24,8 @@ struct LoadedModel: Sendable {
         self.network = try RecognitionNetwork(configuration: config.network,
                                               weightsURL: directory.appendingPathComponent(config.network.weights),
                                               compute: compute)
-        if config.kind == "text" {
+        switch config.modelKind {
+        case .text:
             classLabels = [""] + config.labels
             var map: [Character: Int] = [:]
             for (i, l) in config.labels.enumerated() { map[Character(l)] = i + 1 }
@@ -36,10 +39,13 @@ struct LoadedModel: Sendable {
             } else {
                 languageModel = nil
             }
-        } else {
+            decoder = CTCTextDecoder(configuration: config, classLabels: classLabels, symbolOfCharacter: symbolOfCharacter,
+                                     languageModel: languageModel)
+        case .classifier:
             classLabels = config.labels
             symbolOfCharacter = [:]
             languageModel = nil
+            decoder = ClassifierDecoder(classLabels: classLabels)
         }
     }
 }

@@ -42,6 +42,9 @@ import Foundation
     public var blankIndex: Int?
     public var decoder: Decoder?
 
+    /// The model's kind; ``load(from:)`` has checked that `kind` names one.
+    var modelKind: ModelKind { ModelKind(configurationName: kind) ?? .text }
+
     /// Reads and checks `config.json`: format version, feature scheme, label count against the
     /// network's classes, decoder settings. Errors name the file and the field.
     public static func load(from url: URL) throws(DigitalInkError) -> ModelConfiguration {
@@ -66,8 +69,11 @@ import Foundation
         }
         guard features.stepsPerLineHeight > 0, features.stepsPerLineHeight.isFinite else { throw bad("features.stepsPerLineHeight must be positive") }
         guard network.inputDim == FeatureExtractor.featureDimension else { throw bad("network.inputDim must be \(FeatureExtractor.featureDimension)") }
-        switch kind {
-        case "text":
+        guard let modelKind = ModelKind(configurationName: kind) else {
+            throw bad("unknown kind \(kind) (\(ModelKind.configurationNames.keys.sorted().joined(separator: ", ")))")
+        }
+        switch modelKind {
+        case .text:
             guard blankIndex == 0 else { throw bad("blankIndex must be 0") }
             guard labels.count + 1 == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes (labels + blank)") }
             guard labels.allSatisfy({ $0.count == 1 }) else { throw bad("every label of a text model must be one character") }
@@ -75,11 +81,9 @@ import Foundation
             if let d = decoder {
                 guard d.beamWidth > 0, d.lmWeight.isFinite, d.insertionBonus.isFinite, d.endWeight?.isFinite ?? true else { throw bad("decoder settings out of range") }
             }
-        case "shapes":
+        case .classifier:
             guard labels.count == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes") }
             guard network.head == "classifier" else { throw bad("a shapes model needs a classifier head") }
-        default:
-            throw bad("unknown kind \(kind)")
         }
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The last stage of recognition: the network's output for one ink becomes ranked candidates.
+///
+/// The pipeline is `Ink → FeatureExtractor → RecognitionNetwork → CandidateDecoding → candidates`;
+/// a model's kind (``ModelKind``) chooses the decoder once, when the model loads. Adding a kind of
+/// model (a page recognizer, a large-alphabet decoder) is adding a type that conforms.
+protocol CandidateDecoding: Sendable {
+    /// At most `options.maxResultCount` candidates for `output` (the network's log-probabilities,
+    /// every value finite), best first.
+    func candidates(for output: FeatureMatrix, context: RecognitionContext,
+                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate]
+}
+
+/// Text: a CTC prefix beam search over the per-frame log-probabilities, with the model's character
+/// language model conditioned on the pre-context.
+struct CTCTextDecoder: CandidateDecoding {
+    let configuration: ModelConfiguration
+    /// Label of each class (blank is "").
+    let classLabels: [String]
+    let symbolOfCharacter: [Character: Int]
+    let languageModel: CharacterNgramModel?
+
+    func candidates(for output: FeatureMatrix, context: RecognitionContext,
+                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+        let lm = options.useLanguageModel ? languageModel : nil
+        let search = configuration.beamSearch(languageModel: lm != nil, options: options)
+        let pre = Array(context.preContext.suffix(RecognitionContext.maxPreContextLength))
+        let preSymbols = pre.compactMap { symbolOfCharacter[$0] }
+        // A pre-context that ends inside a line: the text may start with a space at no acoustic cost.
+        var leading: Int? = nil
+        if lm != nil, let last = pre.last, !last.isWhitespace, let space = symbolOfCharacter[" "] {
+            leading = space
+        }
+        let hypotheses = search.decode(output, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
+                                       maxResults: options.maxResultCount)
+        return hypotheses.map {
+            DigitalInkRecognitionCandidate(text: $0.symbols.map { classLabels[$0] }.joined(), score: $0.score)
+        }
+    }
+}
+
+/// A classifier (shapes): one row of class log-probabilities; every class is a candidate, scored by
+/// its probability.
+struct ClassifierDecoder: CandidateDecoding {
+    let classLabels: [String]
+
+    func candidates(for output: FeatureMatrix, context: RecognitionContext,
+                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+        let ranked = (0..<output.columns).map { c in
+            DigitalInkRecognitionCandidate(text: classLabels[c], score: expf(output[0, c]))
+        }.sorted { $0.score > $1.score }
+        return Array(ranked.prefix(options.maxResultCount))
+    }
+}
