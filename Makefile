@@ -1,14 +1,14 @@
 # The two set-up commands of the README:
 #   make demo   recognize a bundled sample with the bundled model
 #   make test   run the Swift and the Python test suites
-.PHONY: demo test test-swift test-python test-tsan build release
+.PHONY: demo test test-swift test-python test-tsan test-relocation build release
 
 demo:
 	@scripts/install-deps
 	swift build -c release --product inkrec
 	swift run -c release inkrec recognize Samples/hello.json
 
-test: test-swift test-python
+test: test-swift test-python test-relocation
 
 test-swift:
 	@scripts/install-deps
@@ -20,6 +20,12 @@ TSAN_FILTER = ConcurrencyStressTests|ModelManagerDownloadTests|ModelManagerLifec
 test-tsan:
 	@scripts/install-deps
 	swift test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+
+# Built programs find their bundled models with the source tree gone: inkrec and the README's first
+# program (Examples/FirstProgram), built in a copy of the checkout that is then deleted.
+test-relocation:
+	@scripts/install-deps
+	scripts/check-relocation
 
 test-python:
 	@scripts/install-deps --python

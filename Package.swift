@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "DigitalInk", targets: ["DigitalInk"]),
+        // The shipped models as resources: link it to carry every model inside a program.
+        .library(name: "DigitalInkModels", targets: ["DigitalInkModels"]),
         .executable(name: "inkrec", targets: ["inkrec"]),
     ],
     dependencies: [
@@ -30,10 +32,20 @@ let package = Package(
             ],
             linkerSettings: [.linkedFramework("Accelerate", .when(platforms: [.macOS, .iOS]))]
         ),
+        // Models/ is the embedded repository in a checkout and, through this target, a resource bundle
+        // that travels with a built program (Bundle.module). A new model adds a line here.
+        .target(
+            name: "DigitalInkModels",
+            dependencies: ["DigitalInk"],
+            path: "Models",
+            sources: ["Swift"],
+            resources: [.copy("manifest.json"), .copy("en-US"), .copy("zxx-Zsym-x-shapes")]
+        ),
         .executableTarget(
             name: "inkrec",
             dependencies: [
                 "DigitalInk",
+                "DigitalInkModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

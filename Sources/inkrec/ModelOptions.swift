@@ -1,5 +1,6 @@
 import ArgumentParser
 import DigitalInk
+import DigitalInkModels
 import Foundation
 
 /// Options shared by the commands that need a model.
@@ -7,19 +8,28 @@ struct ModelOptions: ParsableArguments {
     @Option(name: .long, help: "Model language tag (BCP-47), or a ML Kit identifier such as zxx-Zsym-x-shapes.")
     var language: String = "en-US"
 
-    @Option(name: .long, help: "Base URL of a remote model repository (default: the embedded repository).")
+    @Option(name: .long, help: "Base URL of a model repository (default: the models built into inkrec, or the directory in DIGITALINK_MODELS).")
     var repository: String?
 
     @Option(name: .long, help: "Directory holding the model storage (default: the platform cache).")
     var storage: String?
 
     func manager() throws -> ModelManager {
-        var repo = ModelRepository.embedded
+        var repo = Self.builtInRepository
         if let r = repository {
             guard let url = URL(string: r), url.scheme != nil else { throw ValidationError("not a URL: \(r)") }
             repo = url.isFileURL ? .directory(url) : .remote(url)
         }
         return ModelManager(repository: repo, storageDirectory: storage.map { URL(fileURLWithPath: $0) } ?? ModelManager.defaultStorageDirectory)
+    }
+
+    /// The models built into inkrec (the `DigitalInkModels` resources), or the directory named by
+    /// `DIGITALINK_MODELS` when it is set (a checkout's `Models/` while developing models).
+    static var builtInRepository: ModelRepository {
+        if let path = ProcessInfo.processInfo.environment["DIGITALINK_MODELS"], !path.isEmpty {
+            return .directory(URL(fileURLWithPath: path, isDirectory: true))
+        }
+        return DigitalInkModels.repository
     }
 
     /// The installed model that `--language` names, matched against the installed models alone (for

@@ -1,0 +1,30 @@
+import DigitalInk
+import Foundation
+
+/// The models this package ships (`en-US` and the shapes model `zxx-Zsym-x-shapes`), as SwiftPM
+/// resources of the `DigitalInkModels` product.
+///
+/// Link this product to have every shipped model inside your app or tool, found wherever the
+/// built program runs (no source tree, no download):
+///
+/// ```swift
+/// import DigitalInk
+/// import DigitalInkModels
+///
+/// let manager = ModelManager(repository: DigitalInkModels.repository)
+/// ```
+///
+/// An app that wants only some models copies them instead (`inkrec models export --language en-US
+/// --output Resources/Models`) and uses `ModelRepository.bundle(_:)`.
+public enum DigitalInkModels {
+    /// The directory that holds `manifest.json` and one folder per model, inside this product's
+    /// resource bundle.
+    public static var directory: URL {
+        // The bundle's layout is the repository's: manifest.json at its top.
+        Bundle.module.url(forResource: "manifest", withExtension: "json")!.deletingLastPathComponent()
+    }
+
+    /// A repository over ``directory``: install its models with a ``ModelManager`` as from any other
+    /// repository.
+    public static var repository: ModelRepository { .directory(directory) }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@_spi(Engine) @testable import DigitalInk
+
+/// `inkrec` carries its models as resources (the `DigitalInkModels` product), not as a path into the
+/// source tree it was built from. (scripts/check-relocation also deletes the source tree.)
+@Suite("inkrec's built-in models", .serialized)
+struct CLIBundleTests {
+    @Test("a copy of inkrec with its resource bundles installs from the bundle beside it and reads a sample")
+    func copiedExecutable() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let built = CLI.executable.deletingLastPathComponent()
+        try FileManager.default.copyItem(at: CLI.executable, to: dir.appendingPathComponent("inkrec"))
+        let bundle = "DigitalInk_DigitalInkModels.resources"
+        try FileManager.default.copyItem(at: built.appendingPathComponent(bundle), to: dir.appendingPathComponent(bundle))
+        let p = Process()
+        p.executableURL = dir.appendingPathComponent("inkrec")
+        p.arguments = ["recognize", CLI.packageRoot.appendingPathComponent("Samples/hello.json").path,
+                       "--storage", dir.appendingPathComponent("store").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DIGITALINK_MODELS"] = nil
+        p.environment = environment
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let errors = ErrorCollector(err.fileHandleForReading)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        let stderr = errors.value()
+        #expect(p.terminationStatus == 0, "\(stderr)")
+        #expect(text.contains("hello.json: hello"), "\(text)")
+        #expect(stderr.contains(dir.appendingPathComponent(bundle).path), "installed from elsewhere: \(stderr)")
+    }
+
+    @Test("DIGITALINK_MODELS points inkrec at another repository directory")
+    func override() throws {
+        let storage = try CLI.temporaryDirectory()
+        let p = Process()
+        p.executableURL = CLI.executable
+        p.arguments = ["models", "list", "--storage", storage.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DIGITALINK_MODELS"] = Fixtures.modelsDirectory.path
+        p.environment = environment
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(text.hasPrefix("repository: repository at \(Fixtures.modelsDirectory.path)"), "\(text)")
+    }
+}
