@@ -9,12 +9,57 @@ struct FormatBatchTests {
         #"{"id":"ink-\#(i)","strokes":[{"points":[{"x":\#(i),"y":\#(i % 7).5,"t":\#(i * 10)},{"x":\#(i + 1),"y":2,"t":\#(i * 10 + 5)}]}]}"#
     }
 
-    @Test func readsLinesWithTheirNumbersAndSkipsBlankOnes() throws {
+    @Test func readsLinesWithTheirNumbersAndSkipsBlankOnesWhenAsked() throws {
         let text = "\(Self.line(0))\n\n   \n\(Self.line(1))\r\n\t\r\n\(Self.line(2))"
-        let entries = Array(InkBatchReader(data: Data(text.utf8)))
+        var reader = InkBatchReader(data: Data(text.utf8))
+        reader.skipsBlankLines = true
+        let entries = Array(reader)
         #expect(entries.map(\.line) == [1, 4, 6])
         #expect(entries.map { $0.document?.id } == ["ink-0", "ink-1", "ink-2"])
         #expect(entries[1].document?.ink.strokes[0].points[0] == StrokePoint(x: 1, y: 1.5, t: 10))
+    }
+
+    @Test func everyLineBlankOrNotGivesOneEntry() throws {
+        let text = "\(Self.line(0))\n\n   \n\(Self.line(1))\r\n\t\r\n\(Self.line(2))\n"
+        let entries = Array(InkBatchReader(data: Data(text.utf8), source: "b.jsonl"))
+        #expect(entries.map(\.line) == [1, 2, 3, 4, 5, 6])
+        #expect(entries.map { $0.document?.id } == ["ink-0", nil, nil, "ink-1", nil, "ink-2"])
+        for line in [2, 3, 5] {
+            #expect(entries[line - 1].error == .malformedInput(source: "b.jsonl", line: line, field: nil, reason: "blank line"))
+        }
+        // A last line without its line break is a line; the final line break starts none.
+        #expect(Array(InkBatchReader(data: Data("\n  ".utf8))).map(\.line) == [1, 2])
+        #expect(Array(InkBatchReader(data: Data("\n\n  \n".utf8))).count == 3)
+    }
+
+    @Test func theIdOfACutOrDeeplyNestedLineIsSalvaged() throws {
+        let lines = [
+            #"{"id":"a7","strokes":[[[1,2"#,  // cut off
+            #"{"id":"d1","strokes":"# + String(repeating: "[", count: 100_000),  // nested too deeply
+            #"{"strokes":[{"points":[]}, {"x":"}"}], "label":"a,b}", "id":"late-\"q\"", "x":"#,  // id after other members
+            #"{"id":"first","id":7,"strokes":[}"#,  // the last id is not a string
+            #"{"strokes":[[[1,2]]],"meta":{"id":"nested"},"bad":}"#,  // only a nested id
+            #"["id","x"]"#,
+            #"{"id":"cut-in-the-id"#,
+        ]
+        let entries = Array(InkBatchReader(data: Data(lines.joined(separator: "\n").utf8)))
+        #expect(entries.allSatisfy { $0.error != nil })
+        #expect(entries.map(\.id) == ["a7", "d1", "late-\"q\"", nil, nil, nil, nil])
+        #expect(entries.map(\.line) == [1, 2, 3, 4, 5, 6, 7])
+    }
+
+    @Test func anOverlongLineKeepsItsLineNumberAndId() throws {
+        let long = #"{"id":"big-one","strokes":[],"pad":""# + String(repeating: "x", count: 5000) + #""}"#
+        let text = [Self.line(0), long, Self.line(2), long].joined(separator: "\n")
+        for chunkSize in [256, 1 << 20] {  // cut while reading, or found whole
+            var reader = InkBatchReader(data: Data(text.utf8))
+            reader.chunkSize = chunkSize
+            reader.maxLineLength = 1000
+            let entries = Array(reader)
+            #expect(entries.map(\.line) == [1, 2, 3, 4])
+            #expect(entries.map(\.id) == ["ink-0", "big-one", "ink-2", "big-one"])
+            #expect(entries[1].error == .malformedInput(source: "<input>", line: 2, field: nil, reason: "line is longer than 1000 bytes; skipped"))
+        }
     }
 
     @Test func aMalformedLineNamesItsLineAndFieldAndLaterLinesGoOn() throws {
@@ -27,8 +72,10 @@ struct FormatBatchTests {
             #"{"strokes":[{"points":[{"x":1,"y":2,"t":5},{"x":1,"y":2,"t":4}]}]}"#,
             Self.line(6),
         ]
-        let entries = Array(InkBatchReader(data: Data(lines.joined(separator: "\n").utf8), source: "batch.jsonl"))
-        #expect(entries.map(\.line) == [1, 2, 3, 5, 6, 7])
+        var entries = Array(InkBatchReader(data: Data(lines.joined(separator: "\n").utf8), source: "batch.jsonl"))
+        #expect(entries.map(\.line) == [1, 2, 3, 4, 5, 6, 7])
+        #expect(entries[3].error == .malformedInput(source: "batch.jsonl", line: 4, field: nil, reason: "blank line"))
+        entries.remove(at: 3)
         #expect(entries[2].error == .malformedInput(
             source: "batch.jsonl", line: 3, field: "strokes[1].points[1].x", reason: "expected a number, found a string"))
         #expect(entries[3].error == .malformedInput(
@@ -44,11 +91,11 @@ struct FormatBatchTests {
             #"{"id":"late","strokes":[{"points":[{"x":1,"y":2,"t":5},{"x":1,"y":2,"t":4}]}]}"#,  // valid JSON, invalid ink
             #"{"id":"bad-x","strokes":[{"points":[{"x":"NaN","y":2}]}]}"#,
             #"{"id":7,"strokes":[{"points":[{"x":"NaN","y":2}]}]}"#,  // a number, not a string id
-            #"{"id":"cut","strokes":["#,  // not JSON at all
+            #"{"id":"cut","strokes":["#,  // not JSON at all, but the id is complete
         ]
         let entries = Array(InkBatchReader(data: Data(lines.joined(separator: "\n").utf8)))
         #expect(entries.allSatisfy { $0.error != nil })
-        #expect(entries.map(\.id) == ["late", "bad-x", nil, nil])
+        #expect(entries.map(\.id) == ["late", "bad-x", nil, "cut"])
     }
 
     @Test func readsAThousandLinesFromAFile() throws {
@@ -115,7 +162,9 @@ struct FormatBatchTests {
 
     @Test func emptyInputGivesNoEntries() {
         #expect(Array(InkBatchReader(data: Data())).isEmpty)
-        #expect(Array(InkBatchReader(data: Data("\n\n  \n".utf8))).isEmpty)
+        var blank = InkBatchReader(data: Data("\n\n  \n".utf8))
+        blank.skipsBlankLines = true
+        #expect(Array(blank).isEmpty)
     }
 
     @Test func missingFileIsATypedError() {

@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// Reads a JSON Lines file (one project-format JSON ink a line, see
-/// ``InkDocument/init(jsonData:source:)``) lazily, one ``Entry`` per non-blank line.
+/// ``InkDocument/init(jsonData:source:)``) lazily, one ``Entry`` per line.
 ///
 /// Lines are read in chunks as iteration proceeds, so memory stays proportional to the longest
 /// line, not to the file. A malformed line gives an entry holding its error (with the line number
@@ -24,23 +24,29 @@ import Darwin
 /// }
 /// ```
 ///
-/// Blank lines (only spaces, tabs or a carriage return) are skipped but counted; `\r\n` line ends
-/// are accepted. A reader made from a URL or from `Data` can be iterated more than once; one made
+/// Every line gives exactly one entry, so that answers can be matched to lines one for one: a
+/// blank line (only spaces, tabs or a carriage return) gives an entry with the error
+/// ``DigitalInkError/malformedInput(source:line:field:reason:)`` and the reason "blank line",
+/// unless ``skipsBlankLines`` is set (then blank lines are skipped but counted). A final line
+/// break does not start another line. `\r\n` line ends are accepted. A reader made from a URL or from `Data` can be iterated more than once; one made
 /// from a `FileHandle` reads the handle once, and a second iteration continues where the first
 /// stopped.
 ///
 /// - Complexity: each line is parsed in O(its length); the bytes of a line are scanned for its end
 ///   once, however many chunks it spans.
 public struct InkBatchReader: Sequence, Sendable {
-    /// The outcome of one non-blank line.
+    /// The outcome of one line.
     public struct Entry: Sendable, Equatable {
         /// The 1-based line number in the input.
         public let line: Int
         /// The document read from the line, or why it could not be read.
         /// ``DigitalInkError/malformedInput(source:line:field:reason:)`` errors carry the same line.
         public let result: Result<InkDocument, DigitalInkError>
-        /// The line's `"id"`: the document's, or, for a line whose ink was rejected, the string `"id"`
-        /// of the JSON object on the line when it is one (so that an answer can still name it).
+        /// The line's `"id"`: the document's, or, for a line whose ink was rejected, the string value
+        /// of the `"id"` member of the JSON object on the line, when one can be found (so that an
+        /// answer can still name it). It is found by a bounded scan of the line's top-level members
+        /// that needs no valid JSON after the id: a line cut short, nested too deeply or longer
+        /// than ``InkBatchReader/maxLineLength`` keeps its id when the id comes before the trouble.
         public let id: String?
 
         /// An entry for line `line` (1-based). `id` defaults to the document's.
@@ -77,6 +83,9 @@ public struct InkBatchReader: Sequence, Sendable {
     /// Lines longer than this many bytes are not parsed: their entry holds an error, and reading
     /// goes on after them. Default 256 MiB.
     public var maxLineLength: Int = 256 << 20
+    /// Whether blank lines are skipped (still counted in line numbers) instead of giving an entry
+    /// with the error "blank line". Default false: one entry per line.
+    public var skipsBlankLines: Bool = false
 
     /// Reads lines from an open file handle (a file, a pipe, standard input). The handle is not
     /// closed.
@@ -125,12 +134,13 @@ public struct InkBatchReader: Sequence, Sendable {
         }
     }
 
-    /// Produces the entries of the non-blank lines, in order.
+    /// Produces the entries of the lines, in order.
     public struct Iterator: IteratorProtocol {
         private let chunks: ChunkSource?
         private let source: String
         private let chunkSize: Int
         private let maxLineLength: Int
+        private let skipsBlankLines: Bool
         private var buffer: [UInt8] = []
         /// Where the current (unfinished) line starts in `buffer`.
         private var lineStart = 0
@@ -148,6 +158,7 @@ public struct InkBatchReader: Sequence, Sendable {
             self.source = reader.source
             self.chunkSize = Swift.max(1, reader.chunkSize)
             self.maxLineLength = Swift.max(1, reader.maxLineLength)
+            self.skipsBlankLines = reader.skipsBlankLines
         }
 
         fileprivate init(failure: DigitalInkError, reader: InkBatchReader) {
@@ -155,10 +166,12 @@ public struct InkBatchReader: Sequence, Sendable {
             self.source = reader.source
             self.chunkSize = 1
             self.maxLineLength = 1
+            self.skipsBlankLines = reader.skipsBlankLines
             self.pendingFailure = failure
         }
 
-        /// The entry of the next non-blank line, or nil at the end of the input. Reads more input
+        /// The entry of the next line (the next non-blank one with ``skipsBlankLines``), or nil at
+        /// the end of the input. Reads more input
         /// only when the buffered bytes hold no complete line.
         public mutating func next() -> Entry? {
             if let failure = pendingFailure {
@@ -176,7 +189,7 @@ public struct InkBatchReader: Sequence, Sendable {
                         continue
                     }
                     lineNumber += 1
-                    if range.count > maxLineLength { return overlongLineEntry() }
+                    if range.count > maxLineLength { return overlongLineEntry(range) }
                     if let entry = parseLine(range) { return entry }
                     continue
                 }
@@ -187,7 +200,7 @@ public struct InkBatchReader: Sequence, Sendable {
                         lineNumber += 1
                         let range = lineStart..<buffer.count
                         lineStart = buffer.count
-                        if range.count > maxLineLength { return overlongLineEntry() }
+                        if range.count > maxLineLength { return overlongLineEntry(range) }
                         return parseLine(range)
                     }
                     return nil
@@ -195,10 +208,11 @@ public struct InkBatchReader: Sequence, Sendable {
                 if buffer.count - lineStart > maxLineLength, !discarding {
                     lineNumber += 1
                     discarding = true
+                    let entry = overlongLineEntry(lineStart..<buffer.count)
                     buffer.removeAll(keepingCapacity: false)
                     lineStart = 0
                     scanFrom = 0
-                    return overlongLineEntry()
+                    return entry
                 }
                 if discarding {
                     buffer.removeAll(keepingCapacity: true)
@@ -220,10 +234,14 @@ public struct InkBatchReader: Sequence, Sendable {
             return nil
         }
 
-        private func overlongLineEntry() -> Entry {
-            Entry(line: lineNumber, result: .failure(.malformedInput(
+        /// The entry of an over-long line, of which `range` of `buffer` holds the start.
+        private func overlongLineEntry(_ range: Range<Int>) -> Entry {
+            let id = buffer.withUnsafeBufferPointer { b in
+                InkBatchReader.topLevelID(in: UnsafeBufferPointer(rebasing: b[range]))
+            }
+            return Entry(line: lineNumber, result: .failure(.malformedInput(
                 source: source, line: lineNumber, field: nil,
-                reason: "line is longer than \(maxLineLength) bytes; skipped")))
+                reason: "line is longer than \(maxLineLength) bytes; skipped")), id: id)
         }
 
         /// The index of the next `\n` at or after `scanFrom`, or nil. Uses `memchr`.
@@ -236,26 +254,97 @@ public struct InkBatchReader: Sequence, Sendable {
             }
         }
 
-        /// The entry of one line, or nil when the line is blank.
+        /// The entry of one line, or nil when the line is blank and blank lines are skipped.
         private func parseLine(_ range: Range<Int>) -> Entry? {
             var end = range.upperBound
             if end > range.lowerBound, buffer[end - 1] == 0x0D { end -= 1 }
             let isBlank = buffer[range.lowerBound..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-            if isBlank { return nil }
             let line = lineNumber
             let source = source
+            if isBlank {
+                if skipsBlankLines { return nil }
+                return Entry(line: line, result: .failure(.malformedInput(source: source, line: line, field: nil, reason: "blank line")))
+            }
             let result = buffer.withUnsafeBufferPointer { b -> Result<InkDocument, DigitalInkError> in
                 Result { () throws(DigitalInkError) -> InkDocument in
                     try InkJSONReader.document(bytes: UnsafeBufferPointer(rebasing: b[range.lowerBound..<end]), source: source, firstLine: line)
                 }
             }
             var id: String? = nil
-            if case .failure = result {  // salvage the id of a rejected ink, when the line is a JSON object
-                let bytes = Data(buffer[range.lowerBound..<end])
-                id = ((try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any])?["id"] as? String
+            if case .failure = result {  // salvage the id of a rejected ink
+                id = buffer.withUnsafeBufferPointer { b in
+                    InkBatchReader.topLevelID(in: UnsafeBufferPointer(rebasing: b[range.lowerBound..<end]))
+                }
             }
             return Entry(line: line, result: result, id: id)
         }
+    }
+
+    /// The string value of the `"id"` member of the JSON object that `bytes` start with (after
+    /// whitespace), or nil when there is none or it is not a complete string. Members are read in
+    /// order and the last complete `"id"` before the end of the object or of the bytes wins; the
+    /// values of other members are skipped by counting brackets, without recursion and without
+    /// checking their syntax, so a line cut short or nested without bound still gives the id that
+    /// precedes the trouble. O(n), no allocation beyond the strings read.
+    static func topLevelID(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var s = JSONScanner(bytes: bytes, source: "")
+        guard s.peek() == UInt8(ascii: "{") else { return nil }
+        s.seek(to: s.index + 1)
+        var found: String?
+        while let c = s.peek(), c != UInt8(ascii: "}") {
+            if c == UInt8(ascii: ",") {
+                s.seek(to: s.index + 1)
+                continue
+            }
+            guard c == UInt8(ascii: "\""), let key = try? s.readString(), s.peek() == UInt8(ascii: ":") else { break }
+            s.seek(to: s.index + 1)
+            guard let v = s.peek() else { break }
+            if v == UInt8(ascii: "\"") {
+                guard let value = try? s.readString() else { break }
+                if key == "id" { found = value }
+            } else {
+                if key == "id" { found = nil }
+                guard let end = endOfValue(bytes, from: s.index) else { break }
+                s.seek(to: end)
+            }
+        }
+        return found
+    }
+
+    /// Where the value starting at `start` ends: after a string or a closing bracket that brings
+    /// the nesting back to 0, or at the `,`, `}` or `]` that ends a scalar. Nil when the bytes end
+    /// first. Brackets are counted, not matched. O(n).
+    private static func endOfValue(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var i = start
+        var depth = 0
+        let n = bytes.count
+        while i < n {
+            switch bytes[i] {
+            case UInt8(ascii: "\""):
+                i += 1
+                while i < n, bytes[i] != UInt8(ascii: "\"") {
+                    if bytes[i] == UInt8(ascii: "\\") { i += 1 }
+                    i += 1
+                }
+                guard i < n else { return nil }
+                i += 1
+                if depth == 0 { return i }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return i }
+                depth -= 1
+                i += 1
+                if depth == 0 { return i }
+            case UInt8(ascii: ","):
+                if depth == 0 { return i }
+                i += 1
+            default:
+                i += 1
+            }
+        }
+        return nil
     }
 
     /// Where the bytes come from: a file descriptor read with `read(2)` (which returns what is

@@ -12,7 +12,9 @@ extension InkDocument {
     /// `writingArea`, `preContext`, `id`, `label` and `t` are optional (`null` counts as absent);
     /// unknown members are ignored, and when a member appears twice the last one wins. `t` is an
     /// integer number of milliseconds (`1000`, or a whole number written as `1e3`); coordinates are
-    /// numbers that fit a finite 32-bit float. Two lenient forms are also read: a stroke may be
+    /// numbers that fit a finite 32-bit float, read as `Double` first: an ink lying far from 0
+    /// (every x or every y beyond ``InkOrigin/translationThreshold``) is moved to its own
+    /// ``origin`` so that its 32-bit coordinates keep their precision (see ``InkOrigin``). Two lenient forms are also read: a stroke may be
     /// given directly as its array of points, and a point as `[x, y]` or `[x, y, t]` (as in the
     /// UNIPEN JSON Lines files). A Quick Draw record (`drawing` in the stroke-array form, with
     /// `word` and `key_id`) is read too, `word` becoming the label and `key_id` the id.
@@ -38,7 +40,8 @@ extension InkDocument {
     /// Writes the document in the project JSON format, members in the order `id`, `strokes`,
     /// `writingArea`, `preContext`, `label`; absent optional members and timestamps are left out.
     ///
-    /// Compact output (the default) is one line, fit for JSON Lines. Numbers are written in their
+    /// A nonzero ``origin`` is added back to the coordinates. Compact output (the default) is one
+    /// line, fit for JSON Lines. Numbers are written in their
     /// shortest exact form, so ``init(jsonData:source:)`` reads back an equal document.
     ///
     /// - Throws: ``DigitalInkError/invalidInk(_:)`` when the document does not pass

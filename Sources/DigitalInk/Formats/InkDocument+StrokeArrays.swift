@@ -9,7 +9,8 @@ extension InkDocument {
     /// [[[10, 12, 15], [40, 41, 43], [0, 16, 33]], [[20, 21], [40, 50]]]
     /// ```
     ///
-    /// The document has no id, writing area, pre-context or label. (A Quick Draw NDJSON record,
+    /// Coordinates are read as `Double`; an ink lying far from 0 is moved to its own ``origin``
+    /// (see ``InkOrigin``). The document has no id, writing area, pre-context or label. (A Quick Draw NDJSON record,
     /// an object with a `drawing` member, is read by ``init(jsonData:source:)``.)
     ///
     /// - Throws: ``DigitalInkError/malformedInput(source:line:field:reason:)`` with a field path
@@ -26,12 +27,13 @@ extension InkDocument {
 
     /// Writes the ink in the compact stroke-array form, on one line. A stroke gets its `ts` array
     /// only when every one of its points has a timestamp. The id, writing area, pre-context and
-    /// label are not part of this form and are dropped.
+    /// label are not part of this form and are dropped; a nonzero ``origin`` is added back to the
+    /// coordinates.
     ///
     /// - Throws: ``DigitalInkError/invalidInk(_:)`` when the ink does not pass ``Ink/validate()``.
     /// - Complexity: O(points).
     public func strokeArraysData() throws(DigitalInkError) -> Data {
         try ink.validate()
-        return Data(InkJSONWriter.strokeArrays(ink))
+        return Data(InkJSONWriter.strokeArrays(ink, origin: origin))
     }
 }

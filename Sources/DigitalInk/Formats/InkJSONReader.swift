@@ -17,9 +17,11 @@ enum InkJSONReader {
     /// Parses a top-level stroke-array ink (`[[[xs], [ys], [ts]], ...]`) and validates it. O(bytes).
     static func strokeArrays(bytes: UnsafeBufferPointer<UInt8>, source: String) throws(DigitalInkError) -> InkDocument {
         var scanner = JSONScanner(bytes: bytes, source: source)
-        let strokes = try readStrokeArrays(&scanner)
+        var wide = WideCoordinates()
+        var strokes = try readStrokeArrays(&scanner, &wide)
         try scanner.expectEnd()
-        let document = InkDocument(ink: Ink(strokes: strokes))
+        let origin = wide.translate(&strokes)
+        let document = InkDocument(ink: Ink(strokes: strokes), origin: origin)
         try document.validate()
         return document
     }
@@ -33,6 +35,8 @@ enum InkJSONReader {
         try s.beginObject("an ink object")
         var strokes: [Stroke]?
         var drawing: [Stroke]?
+        var strokesWide = WideCoordinates()
+        var drawingWide = WideCoordinates()
         var writingArea: WritingArea?
         var preContext: String?
         var id: String?
@@ -44,9 +48,11 @@ enum InkJSONReader {
             s.path.append(.key(key))
             switch key {
             case "strokes":
-                strokes = try readStrokes(&s)
+                strokesWide = WideCoordinates()
+                strokes = try readStrokes(&s, &strokesWide)
             case "drawing":
-                drawing = try readStrokeArrays(&s)
+                drawingWide = WideCoordinates()
+                drawing = try readStrokeArrays(&s, &drawingWide)
             case "writingArea":
                 writingArea = s.consumeNull() ? nil : try readWritingArea(&s)
             case "preContext":
@@ -65,13 +71,16 @@ enum InkJSONReader {
             s.path.removeLast()
         }
         let ink: Ink
-        if let strokes {
+        let origin: InkOrigin
+        if var strokes {
             if drawing != nil {
                 throw s.fieldError("the object has both \"strokes\" and \"drawing\"; give only one", at: objectStart)
             }
+            origin = strokesWide.translate(&strokes)
             ink = Ink(strokes: strokes)
-        } else if let drawing {
+        } else if var drawing {
             // A Quick Draw record: its word and key_id stand in for the label and the id.
+            origin = drawingWide.translate(&drawing)
             ink = Ink(strokes: drawing)
             label = label ?? word
             id = id ?? keyID
@@ -80,7 +89,7 @@ enum InkJSONReader {
             defer { s.path.removeLast() }
             throw s.fieldError("missing required field", at: objectStart)
         }
-        return InkDocument(id: id, ink: ink, writingArea: writingArea, preContext: preContext, label: label)
+        return InkDocument(id: id, ink: ink, writingArea: writingArea, preContext: preContext, label: label, origin: origin)
     }
 
     /// An identifier: a string, or a number kept as written (data sets often use numeric ids).
@@ -128,22 +137,22 @@ enum InkJSONReader {
     }
 
     /// `[stroke, ...]` where a stroke is `{"points": [...]}` or directly an array of points.
-    private static func readStrokes(_ s: inout JSONScanner) throws(DigitalInkError) -> [Stroke] {
+    private static func readStrokes(_ s: inout JSONScanner, _ wide: inout WideCoordinates) throws(DigitalInkError) -> [Stroke] {
         try s.beginArray("an array of strokes")
         var strokes: [Stroke] = []
         var first = true
         s.path.append(.index(0))
         while try s.nextElement(isFirst: &first) {
             s.path[s.path.count - 1] = .index(strokes.count)
-            strokes.append(try readStroke(&s))
+            strokes.append(try readStroke(&s, &wide))
         }
         s.path.removeLast()
         return strokes
     }
 
-    private static func readStroke(_ s: inout JSONScanner) throws(DigitalInkError) -> Stroke {
+    private static func readStroke(_ s: inout JSONScanner, _ wide: inout WideCoordinates) throws(DigitalInkError) -> Stroke {
         if s.peek() == UInt8(ascii: "[") {
-            return Stroke(points: try readPoints(&s))
+            return Stroke(points: try readPoints(&s, &wide))
         }
         let objectStart = s.index
         try s.beginObject("a stroke object")
@@ -152,7 +161,8 @@ enum InkJSONReader {
         while let key = try s.nextKey(isFirst: &first) {
             s.path.append(.key(key))
             if key == "points" {
-                points = try readPoints(&s)
+                if let points { wide.removeLast(points.count) }  // a repeated member: the last one wins
+                points = try readPoints(&s, &wide)
             } else {
                 try s.skipValue()
             }
@@ -162,33 +172,33 @@ enum InkJSONReader {
         return Stroke(points: points)
     }
 
-    private static func readPoints(_ s: inout JSONScanner) throws(DigitalInkError) -> [StrokePoint] {
+    private static func readPoints(_ s: inout JSONScanner, _ wide: inout WideCoordinates) throws(DigitalInkError) -> [StrokePoint] {
         try s.beginArray("an array of points")
         var points: [StrokePoint] = []
         var first = true
         s.path.append(.index(0))
         while try s.nextElement(isFirst: &first) {
             s.path[s.path.count - 1] = .index(points.count)
-            points.append(try readPoint(&s))
+            points.append(try readPoint(&s, &wide))
         }
         s.path.removeLast()
         return points
     }
 
     /// `{"x": ..., "y": ..., "t": ...}` (t optional) or `[x, y]` / `[x, y, t]`.
-    private static func readPoint(_ s: inout JSONScanner) throws(DigitalInkError) -> StrokePoint {
+    private static func readPoint(_ s: inout JSONScanner, _ wide: inout WideCoordinates) throws(DigitalInkError) -> StrokePoint {
         let start = s.index
         if s.peek() == UInt8(ascii: "[") {
             try s.beginArray()
-            var values: (x: Float, y: Float, t: Int64?) = (0, 0, nil)
+            var values: (x: (float: Float, double: Double), y: (float: Float, double: Double), t: Int64?) = ((0, 0), (0, 0), nil)
             var count = 0
             var first = true
             s.path.append(.index(0))
             while try s.nextElement(isFirst: &first) {
                 s.path[s.path.count - 1] = .index(count)
                 switch count {
-                case 0: values.x = try s.readFloat()
-                case 1: values.y = try s.readFloat()
+                case 0: values.x = try s.readCoordinate()
+                case 1: values.y = try s.readCoordinate()
                 case 2: values.t = s.consumeNull() ? nil : try s.readInt64(what: "an integer timestamp in milliseconds")
                 default:
                     s.path.removeLast()
@@ -200,18 +210,19 @@ enum InkJSONReader {
             guard count >= 2 else {
                 throw s.fieldError("a point array holds 2 or 3 numbers ([x, y] or [x, y, t]), found \(count)", at: start)
             }
-            return StrokePoint(x: values.x, y: values.y, t: values.t)
+            wide.add(x: values.x.double, y: values.y.double)
+            return StrokePoint(x: values.x.float, y: values.y.float, t: values.t)
         }
         try s.beginObject("a point object")
-        var x: Float?
-        var y: Float?
+        var x: (float: Float, double: Double)?
+        var y: (float: Float, double: Double)?
         var t: Int64?
         var first = true
         while let key = try s.nextKey(isFirst: &first) {
             s.path.append(.key(key))
             switch key {
-            case "x": x = try s.readFloat()
-            case "y": y = try s.readFloat()
+            case "x": x = try s.readCoordinate()
+            case "y": y = try s.readCoordinate()
             case "t": t = s.consumeNull() ? nil : try s.readInt64(what: "an integer timestamp in milliseconds")
             default: try s.skipValue()
             }
@@ -219,31 +230,32 @@ enum InkJSONReader {
         }
         guard let x else { throw missing(&s, "x", at: start) }
         guard let y else { throw missing(&s, "y", at: start) }
-        return StrokePoint(x: x, y: y, t: t)
+        wide.add(x: x.double, y: y.double)
+        return StrokePoint(x: x.float, y: y.float, t: t)
     }
 
     // MARK: Stroke arrays
 
     /// `[[[xs], [ys]], [[xs], [ys], [ts]], ...]`: each stroke is two or three parallel arrays of
     /// equal length.
-    static func readStrokeArrays(_ s: inout JSONScanner) throws(DigitalInkError) -> [Stroke] {
+    static func readStrokeArrays(_ s: inout JSONScanner, _ wide: inout WideCoordinates) throws(DigitalInkError) -> [Stroke] {
         try s.beginArray("an array of strokes, each [[xs...], [ys...]] or [[xs...], [ys...], [ts...]]")
         var strokes: [Stroke] = []
         var first = true
         s.path.append(.index(0))
         while try s.nextElement(isFirst: &first) {
             s.path[s.path.count - 1] = .index(strokes.count)
-            strokes.append(try readStrokeArray(&s, strokeIndex: strokes.count))
+            strokes.append(try readStrokeArray(&s, strokeIndex: strokes.count, &wide))
         }
         s.path.removeLast()
         return strokes
     }
 
-    private static func readStrokeArray(_ s: inout JSONScanner, strokeIndex: Int) throws(DigitalInkError) -> Stroke {
+    private static func readStrokeArray(_ s: inout JSONScanner, strokeIndex: Int, _ wide: inout WideCoordinates) throws(DigitalInkError) -> Stroke {
         let start = s.index
         try s.beginArray("a stroke [[xs...], [ys...]] or [[xs...], [ys...], [ts...]]")
-        var xs: [Float] = []
-        var ys: [Float] = []
+        var xs: [(float: Float, double: Double)] = []
+        var ys: [(float: Float, double: Double)] = []
         var ts: [Int64]?
         var count = 0
         var first = true
@@ -271,19 +283,20 @@ enum InkJSONReader {
         var points: [StrokePoint] = []
         points.reserveCapacity(xs.count)
         for i in xs.indices {
-            points.append(StrokePoint(x: xs[i], y: ys[i], t: ts?[i]))
+            wide.add(x: xs[i].double, y: ys[i].double)
+            points.append(StrokePoint(x: xs[i].float, y: ys[i].float, t: ts?[i]))
         }
         return Stroke(points: points)
     }
 
-    private static func readFloats(_ s: inout JSONScanner, what: String) throws(DigitalInkError) -> [Float] {
+    private static func readFloats(_ s: inout JSONScanner, what: String) throws(DigitalInkError) -> [(float: Float, double: Double)] {
         try s.beginArray(what)
-        var values: [Float] = []
+        var values: [(float: Float, double: Double)] = []
         var first = true
         s.path.append(.index(0))
         while try s.nextElement(isFirst: &first) {
             s.path[s.path.count - 1] = .index(values.count)
-            values.append(try s.readFloat())
+            values.append(try s.readCoordinate())
         }
         s.path.removeLast()
         return values

@@ -34,9 +34,9 @@ enum InkJSONWriter {
             for (p, point) in stroke.points.enumerated() {
                 if p > 0 { out.append(UInt8(ascii: ",")) }
                 out.append(contentsOf: pointOpen)
-                appendNumber(point.x, to: &out)
+                appendCoordinate(point.x, plus: document.origin.x, to: &out)
                 out.append(contentsOf: yKey)
-                appendNumber(point.y, to: &out)
+                appendCoordinate(point.y, plus: document.origin.y, to: &out)
                 if let t = point.t {
                     out.append(contentsOf: tKey)
                     out.append(contentsOf: String(t).utf8)
@@ -70,7 +70,7 @@ enum InkJSONWriter {
 
     /// The stroke-array form: `[[[xs], [ys], [ts]], ...]`. A stroke gets its `ts` array only when
     /// every one of its points has a timestamp. O(points).
-    static func strokeArrays(_ ink: Ink) -> [UInt8] {
+    static func strokeArrays(_ ink: Ink, origin: InkOrigin = .zero) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "[")]
         out.reserveCapacity(16 + ink.pointCount * 20)
         for (s, stroke) in ink.strokes.enumerated() {
@@ -78,12 +78,12 @@ enum InkJSONWriter {
             out.append(contentsOf: "[[".utf8)
             for (i, p) in stroke.points.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                appendNumber(p.x, to: &out)
+                appendCoordinate(p.x, plus: origin.x, to: &out)
             }
             out.append(contentsOf: "],[".utf8)
             for (i, p) in stroke.points.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                appendNumber(p.y, to: &out)
+                appendCoordinate(p.y, plus: origin.y, to: &out)
             }
             out.append(UInt8(ascii: "]"))
             if !stroke.points.isEmpty, stroke.points.allSatisfy({ $0.t != nil }) {
@@ -103,6 +103,20 @@ enum InkJSONWriter {
     /// Appends a finite float in its shortest round-tripping form (`40`, `12.5`, `1e-05`).
     static func appendNumber(_ value: Float, to out: inout [UInt8]) {
         out.append(contentsOf: formatNumber(value).utf8)
+    }
+
+    /// Appends a coordinate measured from `origin` (see ``InkOrigin``): as ``appendNumber(_:to:)``
+    /// when the origin is 0, otherwise the `Double` sum in its shortest form.
+    static func appendCoordinate(_ value: Float, plus origin: Double, to out: inout [UInt8]) {
+        out.append(contentsOf: formatCoordinate(value, plus: origin).utf8)
+    }
+
+    /// The text of a coordinate measured from `origin`; see ``appendCoordinate(_:plus:to:)``.
+    static func formatCoordinate(_ value: Float, plus origin: Double) -> String {
+        if origin == 0 { return formatNumber(value) }
+        var text = (Double(value) + origin).description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
     }
 
     /// The shortest text that reads back to `value`, without a trailing `.0`.

@@ -5,6 +5,9 @@ import FoundationXML
 
 /// Reads W3C InkML (https://www.w3.org/TR/InkML/) into an ``InkDocument`` with `XMLParser`.
 ///
+/// The bytes are checked first (``InkMLPreflight``): UTF-8 only, no DTD. External entities are
+/// never resolved, and elements may nest at most ``maxDepth`` deep.
+///
 /// What is read:
 /// - `<trace>` elements, in document order, with `<traceGroup>` nesting flattened; traces inside
 ///   `<definitions>` (referenced by `<traceView>`) and traces with `type="penUp"` are not ink and
@@ -72,6 +75,8 @@ final class InkMLReader: NSObject, XMLParserDelegate {
     private var annotationType: String?
 
     private var strokes: [Stroke] = []
+    /// The `Double` coordinates of `strokes`, for inks far from 0 (see ``InkOrigin``).
+    private var wide = WideCoordinates()
     private var id: String?
     private var documentID: String?
     private var label: String?
@@ -80,16 +85,29 @@ final class InkMLReader: NSObject, XMLParserDelegate {
     private var sawRoot = false
     private var xmlError: (line: Int, error: any Error)?
 
+    /// The deepest element nesting accepted.
+    static let maxDepth = 512
+
+    /// The reason given for a document with a DOCTYPE or entity declarations.
+    static let doctypeReason = "InkML with a DOCTYPE or entity declarations is not accepted"
+
     private init(source: String) {
         self.source = source
     }
 
     /// Parses an InkML document and validates the ink. O(n) in the size of the input.
     static func read(_ data: Data, source: String) throws(DigitalInkError) -> InkDocument {
+        // XMLParser is only given bytes it can take safely: valid UTF-8, a UTF-8 or ASCII
+        // encoding declaration, and no DTD (no entities to expand, nothing external to load).
+        let preflight = data.withUnsafeBytes { raw in
+            Result { () throws(DigitalInkError) in try InkMLPreflight.check(raw.bindMemory(to: UInt8.self), source: source) }
+        }
+        try preflight.get()
         let reader = InkMLReader(source: source)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
+        parser.externalEntityResolvingPolicy = .never
         parser.delegate = reader
         reader.parser = parser
         let ok = parser.parse()
@@ -98,22 +116,76 @@ final class InkMLReader: NSObject, XMLParserDelegate {
         if !ok || reader.xmlError != nil || parser.parserError != nil {
             let reportedLine = reader.xmlError?.line ?? parser.lineNumber
             let line = reportedLine > 0 ? reportedLine : nil
-            var reason = "malformed XML"
-            if let e = reader.xmlError?.error ?? parser.parserError {
-                let code = (e as NSError).code
-                reason += " (\(XMLParser.ErrorCode(rawValue: code).map { "\($0)" } ?? "error \(code)"))"
-            }
-            throw .malformedInput(source: source, line: line, field: nil, reason: reason)
+            throw .malformedInput(source: source, line: line, field: nil,
+                                  reason: xmlErrorReason(reader.xmlError?.error ?? parser.parserError))
         }
         guard reader.sawRoot else {
             throw .malformedInput(source: source, line: nil, field: nil, reason: "no <ink> element")
         }
+        let origin = reader.wide.translate(&reader.strokes)
         let document = InkDocument(
             id: reader.id ?? reader.documentID, ink: Ink(strokes: reader.strokes),
-            writingArea: reader.writingArea, preContext: reader.preContext, label: reader.label)
+            writingArea: reader.writingArea, preContext: reader.preContext, label: reader.label, origin: origin)
         try document.validate()
         return document
     }
+
+    /// "malformed XML: what (libxml2 error N)" for a parser error.
+    ///
+    /// `XMLParser` reports libxml2's own error numbers (`xmlParserErrors` in libxml2's
+    /// `xmlerror.h`). On Linux they do not match the raw values of `XMLParser.ErrorCode` (there,
+    /// libxml2's 76, a tag name mismatch, is `.standaloneValueError`, and 5, extra content at the
+    /// end, is `.invalidHexCharacterRefError`), so the number is given as it is, with a
+    /// description for the errors malformed ink files commonly have.
+    static func xmlErrorReason(_ error: (any Error)?) -> String {
+        guard let error else { return "malformed XML" }
+        let e = error as NSError
+        guard e.domain == XMLParser.errorDomain else { return "malformed XML (\(e.domain) error \(e.code))" }
+        if let description = libxml2Errors[e.code] {
+            return "malformed XML: \(description) (libxml2 error \(e.code))"
+        }
+        return "malformed XML (libxml2 error \(e.code))"
+    }
+
+    /// Descriptions of libxml2 parser error numbers (`xmlParserErrors`, stable across libxml2
+    /// versions).
+    static let libxml2Errors: [Int: String] = [
+        1: "internal error (such as nesting too deep)",
+        2: "out of memory",
+        3: "start tag expected, '<' not found",
+        4: "the document is empty",
+        5: "extra content at the end of the document",
+        6: "invalid hexadecimal character reference",
+        7: "invalid decimal character reference",
+        8: "invalid character reference",
+        9: "invalid character",
+        23: "entity reference without ';'",
+        26: "undeclared entity",
+        27: "undeclared entity",
+        31: "unknown encoding",
+        32: "unsupported encoding",
+        38: "'<' in an attribute value",
+        39: "attribute value expected",
+        40: "attribute value not finished",
+        41: "attribute without a value",
+        42: "attribute given twice",
+        45: "comment not finished",
+        57: "XML declaration not finished",
+        63: "CDATA section not finished",
+        65: "space required",
+        68: "name expected",
+        73: "'>' expected",
+        74: "'</' expected",
+        75: "'=' expected",
+        76: "opening and ending tag mismatch",
+        77: "premature end of data in tag",
+        81: "invalid encoding",
+        85: "elements not well balanced",
+        86: "extra content",
+        89: "entity reference loop",
+        201: "undefined namespace prefix",
+        203: "attribute given twice",
+    ]
 
     // MARK: Errors
 
@@ -151,6 +223,10 @@ final class InkMLReader: NSObject, XMLParserDelegate {
         let name = InkMLReader.localName(elementName)
         let parent = elementStack.last
         elementStack.append(name)
+        guard elementStack.count <= InkMLReader.maxDepth else {
+            fail("elements nested deeper than \(InkMLReader.maxDepth) levels")
+            return
+        }
         if elementStack.count == 1 {
             guard name == "ink" else {
                 fail("the root element is <\(elementName)>, expected <ink>")
@@ -295,6 +371,38 @@ final class InkMLReader: NSObject, XMLParserDelegate {
         }
     }
 
+    // A DTD never gets here (the preflight check rejects it); should one slip through, its
+    // declarations stop the parse and nothing is resolved.
+
+    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+        fail(InkMLReader.doctypeReason)
+    }
+
+    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
+        fail(InkMLReader.doctypeReason)
+    }
+
+    func parser(_ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?, systemID: String?, notationName: String?) {
+        fail(InkMLReader.doctypeReason)
+    }
+
+    func parser(_ parser: XMLParser, foundNotationDeclarationWithName name: String, publicID: String?, systemID: String?) {
+        fail(InkMLReader.doctypeReason)
+    }
+
+    func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
+        fail(InkMLReader.doctypeReason)
+    }
+
+    func parser(_ parser: XMLParser, foundAttributeDeclarationWithName attributeName: String, forElement elementName: String, type: String?, defaultValue: String?) {
+        fail(InkMLReader.doctypeReason)
+    }
+
+    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
+        fail(InkMLReader.doctypeReason)
+        return nil
+    }
+
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         // Reported after parse() returns; an error of our own takes precedence. The line is taken
         // here: once parse() returns, the parser's line may have moved on.
@@ -319,6 +427,11 @@ final class InkMLReader: NSObject, XMLParserDelegate {
         var modes = [DifferenceMode](repeating: .explicit, count: channels.count)
         var last = [Double?](repeating: nil, count: channels.count)
         var velocity = [Double](repeating: 0, count: channels.count)
+        // The same, from X and Y read as Double (the others read as Double above).
+        var lastWide = [Double?](repeating: nil, count: channels.count)
+        var velocityWide = [Double](repeating: 0, count: channels.count)
+        var valuesWide: [Double?] = []
+        var pointsWide: [(x: Double, y: Double)] = []
         var points: [StrokePoint] = []
 
         let bytes = Array(text.utf8)
@@ -337,6 +450,7 @@ final class InkMLReader: NSObject, XMLParserDelegate {
         while i <= bytes.count {
             // Read one point: values up to the next comma or the end.
             values.removeAll(keepingCapacity: true)
+            valuesWide.removeAll(keepingCapacity: true)
             let pointLine = traceLine + lineOffset
             while true {
                 while i < bytes.count, isSpace(bytes[i]) {
@@ -368,6 +482,7 @@ final class InkMLReader: NSObject, XMLParserDelegate {
                 if let prefix { modes[channel] = prefix }
                 let c = bytes[i]
                 var raw: Double?
+                var rawWide: Double?
                 var isExplicitLiteral = false
                 if c == UInt8(ascii: "T") || c == UInt8(ascii: "F") {
                     raw = c == UInt8(ascii: "T") ? 1 : 0
@@ -404,36 +519,47 @@ final class InkMLReader: NSObject, XMLParserDelegate {
                     let token = String(decoding: bytes[start..<i], as: UTF8.self)
                     // Coordinates read as Float directly so that written values read back exactly.
                     let asFloat = channel == xIndex || channel == yIndex ? Float(token).map(Double.init) : nil
-                    guard let value = asFloat ?? Double(token), value.isFinite else {
+                    guard let value = asFloat ?? Double(token), value.isFinite, let wideValue = Double(token), wideValue.isFinite else {
                         fail("point \(pointIndex): the number \(token) is out of range", field: field, line: pointLine)
                         return nil
                     }
                     raw = value
+                    rawWide = wideValue
                 }
                 values.append(raw)
+                valuesWide.append(rawWide ?? raw)
                 // Apply the difference mode.
-                guard let r = raw else { continue }
+                guard let r = raw, let rw = rawWide ?? raw else { continue }
                 let mode = isExplicitLiteral ? .explicit : modes[channel]
                 switch mode {
                 case .explicit:
-                    if let l = last[channel] { velocity[channel] = r - l }
+                    if let l = last[channel], let lw = lastWide[channel] {
+                        velocity[channel] = r - l
+                        velocityWide[channel] = rw - lw
+                    }
                     last[channel] = r
+                    lastWide[channel] = rw
                 case .first:
-                    guard let l = last[channel] else {
+                    guard let l = last[channel], let lw = lastWide[channel] else {
                         fail("point \(pointIndex): a difference needs a previous value in the trace", field: field, line: pointLine)
                         return nil
                     }
                     velocity[channel] = r
                     last[channel] = l + r
+                    velocityWide[channel] = rw
+                    lastWide[channel] = lw + rw
                 case .second:
-                    guard let l = last[channel] else {
+                    guard let l = last[channel], let lw = lastWide[channel] else {
                         fail("point \(pointIndex): a difference needs a previous value in the trace", field: field, line: pointLine)
                         return nil
                     }
                     velocity[channel] += r
                     last[channel] = l + velocity[channel]
+                    velocityWide[channel] += rw
+                    lastWide[channel] = lw + velocityWide[channel]
                 }
                 values[channel] = last[channel]
+                valuesWide[channel] = lastWide[channel]
             }
             guard values.count >= regularCount else {
                 let reason = values.isEmpty
@@ -461,10 +587,12 @@ final class InkMLReader: NSObject, XMLParserDelegate {
                 t = Int64(ms)
             }
             points.append(StrokePoint(x: fx, y: fy, t: t))
+            pointsWide.append((valuesWide[xIndex] ?? x, valuesWide[yIndex] ?? y))
             pointIndex += 1
             if i >= bytes.count { break }
             i += 1  // the comma
         }
+        for p in pointsWide { wide.add(x: p.x, y: p.y) }
         return Stroke(points: points)
     }
 }

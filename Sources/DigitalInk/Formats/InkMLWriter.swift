@@ -2,7 +2,7 @@
 ///
 /// The output declares its trace format in a `<context>` (X and Y as decimals, plus T as integer
 /// milliseconds when every point of the ink has a timestamp), then one `<trace>` per stroke with
-/// plain absolute values. The id, label, pre-context and writing area become `<annotation>`
+/// plain absolute values (with the document's ``InkDocument/origin`` added back). The id, label, pre-context and writing area become `<annotation>`
 /// elements of types `id`, `truth`, `preContext` and `writingArea` ("width height").
 enum InkMLWriter {
     /// The InkML namespace.
@@ -38,9 +38,9 @@ enum InkMLWriter {
             append("  <trace>")
             for (i, p) in stroke.points.enumerated() {
                 if i > 0 { append(", ") }
-                append(InkJSONWriter.formatNumber(p.x))
+                append(InkJSONWriter.formatCoordinate(p.x, plus: document.origin.x))
                 out.append(UInt8(ascii: " "))
-                append(InkJSONWriter.formatNumber(p.y))
+                append(InkJSONWriter.formatCoordinate(p.y, plus: document.origin.y))
                 if withTime, let t = p.t {
                     out.append(UInt8(ascii: " "))
                     append(String(t))

@@ -23,7 +23,9 @@ struct JSONScanner {
         var isInteger: Bool
     }
 
-    /// The deepest nesting accepted while skipping unknown values.
+    /// The deepest nesting accepted while skipping unknown values. Deeper input is a syntax error
+    /// ("nesting deeper than 512 levels"), so hostile input cannot exhaust the stack; the schema
+    /// readers themselves nest only as deep as the format.
     static let maxDepth = 512
 
     let bytes: UnsafeBufferPointer<UInt8>
@@ -41,6 +43,11 @@ struct JSONScanner {
         self.firstLine = firstLine
         // A UTF-8 byte order mark is tolerated at the very start.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    }
+
+    /// Moves to byte offset `offset` (for callers that locate values themselves).
+    mutating func seek(to offset: Int) {
+        index = Swift.max(0, Swift.min(offset, bytes.count))
     }
 
     // MARK: Errors
@@ -409,6 +416,52 @@ struct JSONScanner {
             throw fieldError("the number \(text) is out of range: values must be finite 32-bit floats", at: token.start)
         }
         return value
+    }
+
+    /// Reads a coordinate: the number as a correctly rounded `Float` (as ``readFloat()`` does,
+    /// rejecting values outside the 32-bit range) and as a `Double`, which keeps the precision an
+    /// ink far from 0 needs (see ``InkOrigin``).
+    mutating func readCoordinate() throws(DigitalInkError) -> (float: Float, double: Double) {
+        let token = try readNumberToken(expected: "a number")
+        if let fast = fastFloat(token), let wide = fastDouble(token) { return (fast, wide) }
+        let text = text(of: token)
+        guard let value = Float(text), value.isFinite, let wide = Double(text), wide.isFinite else {
+            throw fieldError("the number \(text) is out of range: values must be finite 32-bit floats", at: token.start)
+        }
+        return (value, wide)
+    }
+
+    private static let doublePowersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
+
+    /// The `Double` counterpart of ``fastFloat(_:)``, under the same conditions (a mantissa of at
+    /// most 7 digits and at most 10 fraction digits, both exact in a `Double`).
+    private func fastDouble(_ token: NumberToken) -> Double? {
+        var i = token.start
+        var negative = false
+        if bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        var mantissa: UInt32 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while i < token.end {
+            let b = bytes[i]
+            if b == UInt8(ascii: ".") {
+                inFraction = true
+            } else if isDigit(b) {
+                mantissa = mantissa &* 10 &+ UInt32(b - UInt8(ascii: "0"))
+                if mantissa != 0 { digits += 1 }
+                if inFraction { fractionDigits += 1 }
+                if digits > 7 || fractionDigits > 10 { return nil }
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        let value = Double(mantissa) / JSONScanner.doublePowersOfTen[fractionDigits]
+        return negative ? -value : value
     }
 
     /// Exact decimal-to-float conversion for short tokens without an exponent: the mantissa and
