@@ -76,6 +76,21 @@ struct CLIReliabilityTests {
         #expect(again.stdout.contains("Samples/hello.json: hello"), "\(again.stdout)")
     }
 
+    @Test("an ink offset by 1e9 reads as the same ink at 0 (coordinates are moved to the ink's origin before narrowing)")
+    func farOffset() throws {
+        let doc = try sample("hello.json")
+        let strokes = doc.ink.strokes.map { s in
+            "[" + s.points.map { "[\(1e9 + Double($0.x)),\(1e9 + Double($0.y))]" }.joined(separator: ",") + "]"
+        }.joined(separator: ",")
+        let file = try CLI.temporaryDirectory().appendingPathComponent("far.json")
+        try Data(#"{"strokes":[\#(strokes)]}"#.utf8).write(to: file)
+        let far = try CLI.run(["recognize", file.path, "--format", "json"])
+        let near = try CLI.run(["recognize", "Samples/hello.json", "--format", "json"])
+        #expect(far.status == 0, "\(far.stderr)")
+        let text = { (r: InkRecRun) in ((Self.objects(r.stdout).first?["candidates"] as? [[String: Any]])?.first?["text"] as? String) }
+        #expect(text(far) == "hello" && text(near) == "hello", "\(far.stdout)")
+    }
+
     @Test("render draws an ink spanning the whole Float range")
     func renderExtremes() throws {
         let file = try CLI.temporaryDirectory().appendingPathComponent("wide.json")

@@ -210,9 +210,10 @@ struct CLITests {
         let r = try CLI.run(["recognize", "--batch", "-", "--storage", storage], stdin: Data(input.utf8))
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n")
-        #expect(out.count == 2)
-        #expect(out[0].contains("\"candidates\""))
-        #expect(out[1].contains("\"error\""))
+        try #require(out.count == 3)  // every line answered, the blank one too
+        #expect(out[0].contains("\"candidates\"") && out[0].contains("\"line\":1"))
+        #expect(out[1].contains("\"error\"") && out[1].contains("blank line") && out[1].contains("\"line\":2"))
+        #expect(out[2].contains("\"error\"") && out[2].contains("\"line\":3"))
     }
 
     @Test("batch from standard input answers each line before the next is written")

@@ -69,7 +69,7 @@ struct FormatBatchTests {
             #"{"strokes":[{"points":[{"x":1,"y":2}]},{"points":[{"x":1,"y":2},{"x":"oops","y":3}]}]}"#,
             "",
             #"{"strokes": [}"#,
-            #"{"strokes":[{"points":[{"x":1,"y":2,"t":5},{"x":1,"y":2,"t":4}]}]}"#,
+            #"{"strokes":[{"points":[{"x":1,"y":2}]}],"writingArea":{"width":0,"height":120}}"#,
             Self.line(6),
         ]
         var entries = Array(InkBatchReader(data: Data(lines.joined(separator: "\n").utf8), source: "batch.jsonl"))
@@ -80,15 +80,23 @@ struct FormatBatchTests {
             source: "batch.jsonl", line: 3, field: "strokes[1].points[1].x", reason: "expected a number, found a string"))
         #expect(entries[3].error == .malformedInput(
             source: "batch.jsonl", line: 5, field: "strokes[0]", reason: "unexpected character '}' where a stroke object was expected at column 14"))
-        #expect(entries[4].error == .invalidInk(.decreasingTimestamp(stroke: 0, point: 1)))
+        #expect(entries[4].error == .invalidInk(.invalidWritingArea(width: 0, height: 120)))
         #expect(entries[5].document?.id == "ink-6")
         #expect(entries.filter { $0.document != nil }.count == 3)
         #expect(entries.map(\.id) == ["ink-0", "ink-1", nil, nil, nil, "ink-6"])
     }
 
+    @Test func timestampsGoingBackwardsAreReadAsTheyAre() throws {
+        let line = #"{"strokes":[{"points":[{"x":1,"y":2,"t":5},{"x":1,"y":2,"t":4}]}]}"#
+        let entry = try #require(Array(InkBatchReader(data: Data(line.utf8))).first)
+        let ink = try #require(entry.document?.ink)
+        #expect(ink.firstDecreasingTimestamp! == (0, 1))
+        #expect(ink.strokes[0].points.map(\.t) == [5, 4])
+    }
+
     @Test func aRejectedInkKeepsItsLinesId() throws {
         let lines = [
-            #"{"id":"late","strokes":[{"points":[{"x":1,"y":2,"t":5},{"x":1,"y":2,"t":4}]}]}"#,  // valid JSON, invalid ink
+            #"{"id":"late","strokes":[{"points":[{"x":1,"y":2}]}],"writingArea":{"width":0,"height":1}}"#,  // valid JSON, invalid ink
             #"{"id":"bad-x","strokes":[{"points":[{"x":"NaN","y":2}]}]}"#,
             #"{"id":7,"strokes":[{"points":[{"x":"NaN","y":2}]}]}"#,  // a number, not a string id
             #"{"id":"cut","strokes":["#,  // not JSON at all, but the id is complete

@@ -3,7 +3,7 @@ import Testing
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 /// Hostile and unusual input for the format readers: bytes XMLParser must not see, DTDs, parser
 /// error reporting, deep nesting, and coordinates far from 0.
@@ -193,10 +193,14 @@ struct FormatHardeningTests {
     }
 
     @Test func theOriginIsTheRoundedMinimumAndOnlyFarInksMove() throws {
-        // Only y is far from 0: both axes move to the rounded minimum.
+        // Only y is far from 0: y moves to its rounded minimum, x stays as it is.
         let doc = try json(#"{"strokes":[[[-3.5,70000.75],[2,80000.25]]]}"#)
-        #expect(doc.origin == InkOrigin(x: -4, y: 70001))
-        #expect(doc.ink.strokes[0].points == [StrokePoint(x: 0.5, y: -0.25), StrokePoint(x: 6, y: 9999.25)])
+        #expect(doc.origin == InkOrigin(x: 0, y: 70001))
+        #expect(doc.ink.strokes[0].points == [StrokePoint(x: -3.5, y: -0.25), StrokePoint(x: 2, y: 9999.25)])
+        // An ink spanning the whole Float range cannot move without overflowing: it stays.
+        let wide = try json(#"{"strokes":[[[-3e38,-3e38],[3e38,3e38]]]}"#)
+        #expect(wide.origin == .zero)
+        #expect(wide.ink.strokes[0].points[1] == StrokePoint(x: 3e38, y: 3e38))
         // Large but not all beyond 2^16 (one point near 0): not moved.
         let spread = try json(#"{"strokes":[[[100000,100000],[1,1]]]}"#)
         #expect(spread.origin == .zero)

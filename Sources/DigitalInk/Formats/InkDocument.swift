@@ -12,7 +12,7 @@
 ///
 /// Every reader validates what it read: malformed text throws
 /// ``DigitalInkError/malformedInput(source:line:field:reason:)`` and well-formed but invalid ink
-/// (non-finite coordinates, decreasing timestamps, too many points, a bad writing area) throws
+/// (non-finite coordinates, too many points, a bad writing area) throws
 /// ``DigitalInkError/invalidInk(_:)``. Coordinates are parsed as `Double`; an ink lying far from 0
 /// is moved to its own ``origin`` so that its 32-bit float coordinates keep their precision (see
 /// ``InkOrigin``), and the writers add the origin back.

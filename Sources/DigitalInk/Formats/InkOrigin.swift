@@ -48,24 +48,28 @@ struct WideCoordinates {
         values.removeLast(Swift.min(values.count, 2 * count))
     }
 
-    /// The origin the ink is moved to: ``InkOrigin/zero`` unless every x or every y is farther
-    /// from 0 than ``InkOrigin/translationThreshold``; then the rounded minimum x and y. O(points).
+    /// The origin the ink is moved to, axis by axis: on an axis where every coordinate is farther
+    /// from 0 than ``InkOrigin/translationThreshold``, the rounded minimum, unless the coordinates
+    /// moved there would overflow `Float` (an ink spanning the whole range stays where it is); 0 on
+    /// the other axis. O(points).
     var origin: InkOrigin {
         guard !values.isEmpty else { return .zero }
-        var minX = Double.infinity, minY = Double.infinity
-        var minAbsX = Double.infinity, minAbsY = Double.infinity
+        var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
+        var nearest = (Double.infinity, Double.infinity)
         var k = 0
         while k < values.count {
             let x = values[k], y = values[k + 1]
-            minX = Swift.min(minX, x)
-            minY = Swift.min(minY, y)
-            minAbsX = Swift.min(minAbsX, abs(x))
-            minAbsY = Swift.min(minAbsY, abs(y))
+            lo = (Swift.min(lo.0, x), Swift.min(lo.1, y))
+            hi = (Swift.max(hi.0, x), Swift.max(hi.1, y))
+            nearest = (Swift.min(nearest.0, abs(x)), Swift.min(nearest.1, abs(y)))
             k += 2
         }
-        guard minAbsX > InkOrigin.translationThreshold || minAbsY > InkOrigin.translationThreshold,
-              minX.isFinite, minY.isFinite else { return .zero }
-        return InkOrigin(x: minX.rounded(), y: minY.rounded())
+        func shift(_ lo: Double, _ hi: Double, _ nearest: Double) -> Double {
+            guard nearest > InkOrigin.translationThreshold, lo.isFinite, hi.isFinite,
+                  hi - lo.rounded() < Double(Float.greatestFiniteMagnitude) else { return 0 }
+            return lo.rounded()
+        }
+        return InkOrigin(x: shift(lo.0, hi.0, nearest.0), y: shift(lo.1, hi.1, nearest.1))
     }
 
     /// Moves `strokes` to ``origin`` (recomputing each coordinate from its `Double` value) and
