@@ -1,7 +1,7 @@
 # The two set-up commands of the README:
 #   make demo   recognize a bundled sample with the bundled model
 #   make test   run the Swift and the Python test suites
-.PHONY: demo test test-swift test-python test-tsan test-relocation build release
+.PHONY: demo test test-swift test-python test-tsan test-relocation build release docs
 
 demo:
 	@scripts/install-deps
@@ -38,3 +38,11 @@ build:
 release:
 	@scripts/install-deps
 	swift build -c release
+
+# The DocC documentation of the DigitalInk library (Sources/DigitalInk/DigitalInk.docc and the doc
+# comments), as a static site in .build/docs; a warning (a broken link) fails the build. Needs docc,
+# which the Swift toolchain ships.
+docs:
+	@scripts/install-deps
+	swift package -j 1 --allow-writing-to-directory .build/docs generate-documentation \
+		--target DigitalInk --output-path .build/docs --warnings-as-errors

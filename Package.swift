@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        // Build tool only (`make docs`): a command plugin, not a dependency of any target.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // OpenBLAS + LAPACKE on Linux (libopenblas-dev, liblapacke-dev); Accelerate on Apple platforms.

@@ -7,7 +7,7 @@ public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible
         case tooManyPoints(count: Int, limit: Int)
         case invalidWritingArea(width: Float, height: Float)
         /// The pen's path is too long for the ink's size: it would resample to `frames` frames,
-        /// more than `limit` (see ``FeatureExtractor/maxFrames``). Often a writing area far smaller
+        /// more than `limit` (16,384 frames, or 64 frames per point of the ink when that is fewer). Often a writing area far smaller
         /// than the ink, or points far apart.
         case tooLong(frames: Double, limit: Int)
     }

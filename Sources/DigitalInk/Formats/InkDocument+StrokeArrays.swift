@@ -30,7 +30,7 @@ extension InkDocument {
     /// label are not part of this form and are dropped; a nonzero ``origin`` is added back to the
     /// coordinates.
     ///
-    /// - Throws: ``DigitalInkError/invalidInk(_:)`` when the ink does not pass ``Ink/validate()``.
+    /// - Throws: ``DigitalInkError/invalidInk(_:)`` when the ink does not pass ``Ink/validate(timestamps:)``.
     /// - Complexity: O(points).
     public func strokeArraysData() throws(DigitalInkError) -> Data {
         try ink.validate()

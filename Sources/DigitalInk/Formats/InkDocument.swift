@@ -54,7 +54,7 @@ public struct InkDocument: Sendable, Hashable, Codable {
         RecognitionContext(preContext: preContext ?? "", writingArea: writingArea)
     }
 
-    /// Validates the ink and the writing area (see ``Ink/validate()`` and
+    /// Validates the ink and the writing area (see ``Ink/validate(timestamps:)`` and
     /// ``WritingArea/validate()``). O(points).
     public func validate() throws(DigitalInkError) {
         try ink.validate()

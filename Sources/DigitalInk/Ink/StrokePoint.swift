@@ -2,7 +2,8 @@
 ///
 /// Coordinates are in any unit, the same on both axes; `y` grows downwards, as on a screen.
 /// `t` is an optional timestamp in milliseconds (any origin). The recognizer does not need
-/// timestamps; when present they must not decrease inside a stroke (see ``Ink/validate()``).
+/// timestamps; decreasing timestamps inside a stroke are accepted unless validated strictly (see
+/// ``Ink/validate(timestamps:)``).
 public struct StrokePoint: Sendable, Hashable, Codable {
     public var x: Float
     public var y: Float

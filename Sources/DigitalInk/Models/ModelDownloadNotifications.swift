@@ -13,8 +13,8 @@ extension Notification.Name {
     public static let digitalInkModelDownloadDidFail = Notification.Name("DigitalInkModelDownloadDidFail")
 }
 
-/// Keys of the `userInfo` of ``Foundation/Notification/Name/digitalInkModelDownloadDidSucceed`` and
-/// ``Foundation/Notification/Name/digitalInkModelDownloadDidFail``. Use the `rawValue` as the key.
+/// Keys of the `userInfo` of ``Foundation/NSNotification/Name/digitalInkModelDownloadDidSucceed`` and
+/// ``Foundation/NSNotification/Name/digitalInkModelDownloadDidFail``. Use the `rawValue` as the key.
 public enum ModelDownloadUserInfoKey: String, Sendable {
     /// The ``DigitalInkRecognitionModel`` that was downloaded.
     case model

@@ -233,8 +233,8 @@ public final class ModelManager: Sendable {
     /// When the repository's version is already installed, the handle finishes at once without
     /// transferring files. Otherwise the new version is installed next to the old one, which is
     /// removed only after the new one is verified and in place. A notification
-    /// (``Foundation/Notification/Name/digitalInkModelDownloadDidSucceed`` or
-    /// ``Foundation/Notification/Name/digitalInkModelDownloadDidFail``) is posted once per
+    /// (``Foundation/NSNotification/Name/digitalInkModelDownloadDidSucceed`` or
+    /// ``Foundation/NSNotification/Name/digitalInkModelDownloadDidFail``) is posted once per
     /// transfer, before the handles finish.
     ///
     /// A caller that joins a running download shares its conditions.

@@ -180,7 +180,9 @@ public struct ModelManifest: Sendable, Hashable, Codable {
 
     /// Decodes and validates a manifest.
     ///
-    /// - Parameter source: where the data came from, for error messages.
+    /// - Parameters:
+    ///   - data: the manifest's JSON text.
+    ///   - source: where the data came from, for error messages.
     /// - Throws: ``DigitalInkError/manifestMalformed(source:reason:)``.
     public init(data: Data, source: String = ModelManifest.fileName) throws(DigitalInkError) {
         do {

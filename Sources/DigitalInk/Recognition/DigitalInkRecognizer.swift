@@ -58,7 +58,7 @@ public final class DigitalInkRecognizer: Sendable {
     }
 
     /// Recognizes `ink`. Throws ``DigitalInkError/invalidInk(_:)`` for invalid ink or writing area
-    /// (including an ink too long for its size, see ``FeatureExtractor/maxFrames``),
+    /// (including an ink too long for its size, ``DigitalInkError/InkIssue/tooLong(frames:limit:)``),
     /// ``DigitalInkError/invalidOption(name:reason:)`` for options out of range, and model errors
     /// (not downloaded, corrupt). An empty ink gives a result without candidates.
     /// Complexity: linear in the ink's length (network and beam search per frame), bounded by the
