@@ -10,6 +10,8 @@ public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible
         /// more than `limit` (16,384 frames, or 64 frames per point of the ink when that is fewer). Often a writing area far smaller
         /// than the ink, or points far apart.
         case tooLong(frames: Double, limit: Int)
+        /// A page has more lines than the page recognizer reads (`limit`).
+        case tooManyLines(limit: Int)
     }
 
     /// The ink is not valid input.
@@ -46,6 +48,7 @@ public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible
             case .decreasingTimestamp(let s, let p): return "invalid ink: stroke \(s) point \(p) has a timestamp earlier than the point before it"
             case .tooManyPoints(let c, let l): return "invalid ink: \(c) points, more than the limit of \(l)"
             case .invalidWritingArea(let w, let h): return "invalid writing area \(w)x\(h): both sides must be finite and positive"
+            case .tooManyLines(let l): return "invalid ink: the page has more than \(l) lines"
             case .tooLong(let f, let l):
                 let count = f.isFinite && f < 1e15 ? String(Int(f)) : "\(f)"
                 return "invalid ink: the pen's path is too long for the ink's size (\(count) resampled frames, more than the limit of \(l)); is the writing area right?"

@@ -42,6 +42,9 @@ struct Recognize: AsyncParsableCommand {
     @Flag(name: .long, help: "Decode without the language model.")
     var noLanguageModel = false
 
+    @Flag(name: .long, help: "Read each ink as a page: split it into text lines, recognize each (the line above is the pre-context of the line below), print the page's text; with --format json, the lines with their stroke indices, boxes and candidates.")
+    var page = false
+
     @Flag(name: .long, help: "Reject inks whose timestamps go backwards inside a stroke (by default they are read with a warning; timestamps are not used).")
     var strictTimestamps = false
 
@@ -108,8 +111,13 @@ struct Recognize: AsyncParsableCommand {
                 do {
                     let doc = try InkDocument.read(contentsOf: URL(fileURLWithPath: file))
                     warnAboutTimestamps(doc.ink, at: file)
-                    let result = try await recognizer.recognize(doc.ink, context: context(for: doc))
-                    output(file: file, id: doc.id, result: result)
+                    if page {
+                        let result = try await recognizer.recognizePage(doc.ink, context: context(for: doc))
+                        outputPage(file: file, id: doc.id, result: result)
+                    } else {
+                        let result = try await recognizer.recognize(doc.ink, context: context(for: doc))
+                        output(file: file, id: doc.id, result: result)
+                    }
                 } catch {
                     printError("error: \(error)")
                     failed = true
@@ -168,6 +176,32 @@ struct Recognize: AsyncParsableCommand {
     func context(for doc: InkDocument) -> RecognitionContext {
         RecognitionContext(preContext: preContext ?? doc.preContext ?? "",
                            writingArea: writingArea.flatMap(Self.parseArea) ?? doc.writingArea)
+    }
+
+    /// A page: its text under the file's name, or (JSON) its lines.
+    func outputPage(file: String, id: String?, result: PageRecognitionResult) {
+        switch format {
+        case .json:
+            var o = Self.pageObject(result)
+            o["file"] = file
+            if let id { o["id"] = id }
+            print(Self.jsonLine(o))
+        case .text:
+            print("\(file):")
+            for line in result.lines { print("  \(line.text)") }
+        }
+    }
+
+    /// `{"text": page text, "lines": [{"text", "strokes", "box", "candidates"}]}`.
+    static func pageObject(_ result: PageRecognitionResult) -> [String: Any] {
+        ["text": result.text,
+         "lines": result.lines.map { line -> [String: Any] in
+             let b = line.boundingBox
+             return ["text": line.text, "strokes": line.strokeIndices,
+                     "box": ["x": Double("\(b.x)") ?? 0, "y": Double("\(b.y)") ?? 0,
+                             "width": Double("\(b.width)") ?? 0, "height": Double("\(b.height)") ?? 0],
+                     "candidates": line.candidates.map(candidateObject)]
+         }]
     }
 
     func output(file: String, id: String?, result: DigitalInkRecognitionResult) {
@@ -234,8 +268,13 @@ struct Recognize: AsyncParsableCommand {
         case .success(let doc):
             warnAboutTimestamps(doc.ink, at: "line \(entry.line)")
             do {
-                let r = try await recognizer.recognize(doc.ink, context: context(for: doc))
-                o["candidates"] = r.candidates.map(Self.candidateObject)
+                if page {
+                    let r = try await recognizer.recognizePage(doc.ink, context: context(for: doc))
+                    o.merge(Self.pageObject(r)) { old, _ in old }
+                } else {
+                    let r = try await recognizer.recognize(doc.ink, context: context(for: doc))
+                    o["candidates"] = r.candidates.map(Self.candidateObject)
+                }
             } catch {
                 o["error"] = "\(error)"
             }

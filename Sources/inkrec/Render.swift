@@ -17,6 +17,9 @@ struct Render: ParsableCommand {
     @Flag(name: .long, help: "Number the strokes at their start.")
     var numbers = false
 
+    @Flag(name: .long, help: "Draw the text lines the page reader finds: a numbered box around each line, its strokes in the line's colour.")
+    var page = false
+
     @Option(name: .long, help: "Size of the writing area to draw, WIDTHxHEIGHT (default: the file's, if any).")
     var writingArea: String?
 
@@ -28,7 +31,12 @@ struct Render: ParsableCommand {
         let doc: InkDocument
         do { doc = try InkDocument.read(contentsOf: URL(fileURLWithPath: file)) } catch { throw fail(error) }
         let area = writingArea.flatMap(Recognize.parseArea) ?? doc.writingArea
-        let svg = InkSVG(ink: doc.ink, writingArea: area, markPoints: points, numberStrokes: numbers, title: doc.id ?? file).render()
+        var lines: [InkLayout.Line]? = nil
+        if page {
+            do { lines = try InkLayout.lines(of: doc.ink) } catch { throw fail(error) }
+        }
+        let svg = InkSVG(ink: doc.ink, writingArea: area, markPoints: points, numberStrokes: numbers, title: doc.id ?? file,
+                         lines: lines).render()
         if output == "-" {
             print(svg)
         } else {
@@ -44,6 +52,8 @@ struct InkSVG {
     var markPoints: Bool
     var numberStrokes: Bool
     var title: String
+    /// Text lines to draw (boxes, strokes coloured by line), or nil.
+    var lines: [InkLayout.Line]? = nil
 
     /// Coordinates are handled in Double, so that an ink spanning the whole Float range still gives
     /// finite sizes (its extent, 6.8e38, overflows Float).
@@ -57,7 +67,8 @@ struct InkSVG {
         let span = max(maxX - minX, maxY - minY, 1)
         let pad = span * 0.05
         let width = maxX - minX + 2 * pad, height = maxY - minY + 2 * pad
-        let lineWidth = span / 200
+        // Thin enough for a page much wider than high (a line of text is ~30 times wider than high).
+        let lineWidth = max(min(maxX - minX, maxY - minY, span) / 150, span / 3000)
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
         func f(_ v: Float) -> String { f(Double(v)) }
         let pixelHeight = Int(min(max((800 * height / width).rounded(), 1), 100_000))
@@ -71,8 +82,17 @@ struct InkSVG {
             s += "<rect x=\"0\" y=\"0\" width=\"\(f(a.width))\" height=\"\(f(a.height))\" fill=\"none\" stroke=\"#bbb\" stroke-dasharray=\"\(f(lineWidth * 4))\" stroke-width=\"\(f(lineWidth))\"/>\n"
         }
         let n = max(ink.strokes.count, 1)
+        var lineOf: [Int: Int] = [:]
+        for (k, line) in (lines ?? []).enumerated() { for i in line.strokeIndices { lineOf[i] = k } }
+        func lineColor(_ k: Int) -> String { "hsl(\((k * 137) % 360), 75%, 38%)" }
+        for (k, line) in (lines ?? []).enumerated() {
+            let b = line.boundingBox
+            let m = lineWidth * 3
+            s += "<rect x=\"\(f(Double(b.x) - m))\" y=\"\(f(Double(b.y) - m))\" width=\"\(f(Double(b.width) + 2 * m))\" height=\"\(f(Double(b.height) + 2 * m))\" fill=\"none\" stroke=\"\(lineColor(k))\" stroke-width=\"\(f(lineWidth))\"/>\n"
+            s += "<text x=\"\(f(Double(b.x) - m))\" y=\"\(f(Double(b.y) - 2 * m))\" font-size=\"\(f(lineWidth * 12))\" fill=\"\(lineColor(k))\">line \(k + 1)</text>\n"
+        }
         for (i, stroke) in ink.strokes.enumerated() where !stroke.points.isEmpty {
-            let color = "hsl(\(Int(300 * Double(i) / Double(n))), 80%, 35%)"
+            let color = lineOf[i].map(lineColor) ?? "hsl(\(Int(300 * Double(i) / Double(n))), 80%, 35%)"
             let coords = stroke.points.map { "\(f($0.x)),\(f($0.y))" }.joined(separator: " ")
             if stroke.points.count == 1 {
                 s += "<circle cx=\"\(f(stroke.points[0].x))\" cy=\"\(f(stroke.points[0].y))\" r=\"\(f(lineWidth * 1.5))\" fill=\"\(color)\"/>\n"

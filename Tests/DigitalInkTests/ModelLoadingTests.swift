@@ -119,6 +119,52 @@ struct ModelLoadingTests {
         }
     }
 
+    @Test("config.json values out of range are named, before any allocation",
+          arguments: [("hidden", 1 << 62), ("layers", 1000), ("numClasses", Int.max), ("reduceAfter", 9)])
+    func networkRanges(_ field: String, _ value: Int) throws {
+        let dir = try makeTinyModelDirectory { c in
+            var n = c["network"] as! [String: Any]
+            n[field] = value
+            c["network"] = n
+        }
+        #expect(throws: DigitalInkError.self) { _ = try LoadedModel(directory: dir) }
+        do { _ = try LoadedModel(directory: dir) } catch {
+            guard case .modelCorrupt(_, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.contains("network.\(field)"), "\(reason)")
+        }
+    }
+
+    @Test("decoder and feature values out of range; files outside the model directory are never opened")
+    func decoderRangesAndPaths() throws {
+        let cases: [(String, (inout [String: Any]) -> Void)] = [
+            ("decoder.beamWidth", { $0["decoder"] = ["lmWeight": 0.5, "insertionBonus": 0, "beamWidth": Int.max] }),
+            ("decoder.lmWeight", { $0["decoder"] = ["lmWeight": 1e30, "insertionBonus": 0, "beamWidth": 4] }),
+            ("features.stepsPerLineHeight", { $0["features"] = ["scheme": "resampled-v1", "stepsPerLineHeight": 1e300] }),
+            ("network.weights", { c in var n = c["network"] as! [String: Any]; n["weights"] = "../../../../etc/passwd"; c["network"] = n }),
+            ("network.weights", { c in var n = c["network"] as! [String: Any]; n["weights"] = "/etc/passwd"; c["network"] = n }),
+            ("decoder.languageModel", { $0["decoder"] = ["languageModel": "../lm.bin", "lmWeight": 0.5, "insertionBonus": 0, "beamWidth": 4] }),
+        ]
+        for (field, edit) in cases {
+            let dir = try makeTinyModelDirectory(config: edit)
+            do {
+                _ = try LoadedModel(directory: dir)
+                Issue.record("loaded a model with a bad \(field)")
+            } catch {
+                guard case .modelCorrupt(_, let reason) = error else { Issue.record("\(error)"); continue }
+                #expect(reason.contains(field), "\(reason)")
+                #expect(!reason.contains("root:"), "echoed a file outside the model: \(reason)")
+            }
+        }
+        // A symbolic link inside the directory that leads out of it.
+        let dir = try makeTinyModelDirectory()
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString).safetensors")
+        try FileManager.default.moveItem(at: dir.appendingPathComponent("weights.safetensors"), to: outside)
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("weights.safetensors"), withDestinationURL: outside)
+        #expect(throws: DigitalInkError.modelCorrupt(file: "weights.safetensors", reason: "the file lies outside the model directory")) {
+            _ = try LoadedModel(directory: dir)
+        }
+    }
+
     @Test("labels that do not match the classes, an unknown scheme, malformed JSON")
     func badConfig() throws {
         let dirs = [

@@ -68,6 +68,8 @@ struct ModelManagerManifestTests {
                                        ModelManifest.File(path: "a/lm.bin", size: 2, sha256: zeros)]),
             ])),
             ("format version 2", ModelManifest(formatVersion: 2, models: [])),
+            ("size Int64.max", ModelManifest(models: [entry(files: [ModelManifest.File(path: "a/config.json", size: .max, sha256: zeros)])])),
+            ("size above 1 TiB", ModelManifest(models: [entry(files: [ModelManifest.File(path: "a/config.json", size: (1 << 40) + 1, sha256: zeros)])])),
         ]
     }()
 
@@ -76,6 +78,14 @@ struct ModelManagerManifestTests {
         #expect(throws: DigitalInkError.self, "\(reason)") { try manifest.validate() }
         // The same problems are caught when reading.
         #expect(throws: DigitalInkError.self, "\(reason)") { _ = try ModelManifest(data: manifest.encoded()) }
+    }
+
+    @Test("a huge size from a repository is an error, and totals of hand-made entries saturate instead of trapping")
+    func hugeSizes() throws {
+        let json = #"{"formatVersion": 1, "models": [{"identifier": "en-US", "version": "1", "license": "MIT", "files": [{"path": "a/config.json", "size": 9223372036854775807, "sha256": "\#(Self.zeros)"}]}]}"#
+        #expect(throws: DigitalInkError.self) { _ = try ModelManifest(data: Data(json.utf8)) }
+        let big = ModelManifest.File(path: "a/x", size: .max, sha256: Self.zeros)
+        #expect(Self.entry(files: [big, big, ModelManifest.File(path: "a/config.json", size: 5, sha256: Self.zeros)]).totalSize == .max)
     }
 
     @Test func malformedJSONIsManifestMalformed() {

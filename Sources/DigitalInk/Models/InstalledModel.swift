@@ -20,5 +20,5 @@ public struct InstalledModel: Sendable, Hashable {
     public var installedAt: Date
 
     /// Total bytes of the model's files.
-    public var sizeInBytes: Int64 { files.reduce(0) { $0 + $1.size } }
+    public var sizeInBytes: Int64 { ModelManifest.File.totalSize(files) }
 }

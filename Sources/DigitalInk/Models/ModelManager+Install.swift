@@ -43,7 +43,7 @@ extension ModelManager {
         var seen = Set<String>()
         let files = entry.files.filter { seen.insert($0.sha256).inserted }  // one transfer per content
         progress.version = entry.version
-        progress.totalBytes = files.reduce(0) { $0 + $1.size }
+        progress.totalBytes = ModelManifest.File.totalSize(files)
         progress.totalFiles = files.count
         try checkCancellation()
 

@@ -75,6 +75,15 @@ public struct ModelManifest: Sendable, Hashable, Codable {
         /// Lower-case hexadecimal SHA-256 digest of the contents.
         public var sha256: String
 
+        /// The sum of the files' sizes, saturating at `Int64.max` instead of overflowing (a manifest
+        /// that was built by hand, not read, may hold any size).
+        public static func totalSize(_ files: [File]) -> Int64 {
+            files.reduce(Int64(0)) { sum, file in
+                let (r, overflow) = sum.addingReportingOverflow(max(0, file.size))
+                return overflow ? .max : r
+            }
+        }
+
         /// A file entry. Leave `size` and `sha256` at their defaults when ``ModelManifest/make(for:models:)``
         /// will compute them.
         public init(path: String, size: Int64 = 0, sha256: String = "") {
@@ -167,7 +176,7 @@ public struct ModelManifest: Sendable, Hashable, Codable {
         public var configFile: File? { files.first { $0.fileName == "config.json" } }
 
         /// Total bytes of the model's files.
-        public var totalSize: Int64 { files.reduce(0) { $0 + $1.size } }
+        public var totalSize: Int64 { ModelManifest.File.totalSize(files) }
     }
 
     /// The entry for `identifier`, matched exactly (aliases are not consulted; use
@@ -260,6 +269,8 @@ public struct ModelManifest: Sendable, Hashable, Codable {
     /// Checks the rules every manifest must follow: a supported format version, unique
     /// identifiers and aliases, a version, at least one file and exactly one `config.json` per
     /// model, safe relative paths, 64-digit hexadecimal digests, and one size and digest per path.
+    /// Sizes must lie in `0...maxFileSize`, and a model has at most ``maxFilesPerModel`` files, so
+    /// that no total a client computes can overflow (a remote repository never crashes a client).
     ///
     /// - Throws: ``DigitalInkError/manifestMalformed(source:reason:)`` naming the first problem.
     public func validate(source: String = ModelManifest.fileName) throws(DigitalInkError) {
@@ -283,6 +294,9 @@ public struct ModelManifest: Sendable, Hashable, Codable {
             guard configs.count == 1 else {
                 throw fail("model \(id) lists \(configs.count) config.json files; it must list exactly one")
             }
+            guard model.files.count <= Self.maxFilesPerModel else {
+                throw fail("model \(id) lists \(model.files.count) files, more than \(Self.maxFilesPerModel)")
+            }
             var seen = Set<String>()
             for file in model.files {
                 try Self.checkPath(file.path, source: source)
@@ -290,6 +304,9 @@ public struct ModelManifest: Sendable, Hashable, Codable {
                     throw fail("model \(id) lists \(file.path) twice")
                 }
                 guard file.size >= 0 else { throw fail("\(file.path) has a negative size") }
+                guard file.size <= Self.maxFileSize else {
+                    throw fail("\(file.path) has size \(file.size), more than the limit of \(Self.maxFileSize) bytes")
+                }
                 guard file.sha256.count == 64, file.sha256.allSatisfy(\.isHexDigit) else {
                     throw fail("\(file.path) has sha256 \"\(file.sha256)\"; expected 64 hexadecimal digits")
                 }
@@ -300,6 +317,11 @@ public struct ModelManifest: Sendable, Hashable, Codable {
             }
         }
     }
+
+    /// The largest file a manifest may list: 1 TiB.
+    public static let maxFileSize: Int64 = 1 << 40
+    /// The most files one model may list: 10,000 (so a model's total size stays below 2^54 bytes).
+    public static let maxFilesPerModel = 10_000
 
     /// Rejects paths that could leave the repository or the model store.
     static func checkPath(_ path: String, source: String) throws(DigitalInkError) {

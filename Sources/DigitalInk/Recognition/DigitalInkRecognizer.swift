@@ -90,14 +90,27 @@ public final class DigitalInkRecognizer: Sendable {
     /// The pipeline: features → network → the model's decoder.
     static func recognize(_ ink: Ink, context: RecognitionContext, model: LoadedModel,
                           options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognitionResult {
-        let features = try model.features.features(for: ink, writingArea: context.writingArea)
-        guard features.rows > 0 else { return DigitalInkRecognitionResult(candidates: []) }
+        let output = try networkOutput(ink, writingArea: context.writingArea, model: model)
+        guard output.rows > 0 else { return DigitalInkRecognitionResult(candidates: []) }
+        return DigitalInkRecognitionResult(candidates: model.decoder.candidates(for: output, context: context, options: options))
+    }
+
+    /// Features and network: the log-probabilities for `ink` (0 rows for an ink without points).
+    /// Throws for an ink too long for its size, and for a network whose output is not finite.
+    static func networkOutput(_ ink: Ink, writingArea: WritingArea?, model: LoadedModel) throws(DigitalInkError) -> FeatureMatrix {
+        let features = try model.features.features(for: ink, writingArea: writingArea)
+        guard features.rows > 0 else { return features }
         let logProbs = model.network.logProbabilities(features)
         guard logProbs.values.allSatisfy(\.isFinite) else {  // overflowing weights: never NaN scores
             throw .modelCorrupt(file: model.configuration.network.weights,
                                 reason: "the network's output for this ink is not finite (weights out of range)")
         }
-        return DigitalInkRecognitionResult(candidates: model.decoder.candidates(for: logProbs, context: context, options: options))
+        return logProbs
+    }
+
+    /// The loaded model (loading it on first use).
+    func loadedModel() async throws(DigitalInkError) -> LoadedModel {
+        try await loader.model()
     }
 }
 

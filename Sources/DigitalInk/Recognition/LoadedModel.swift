@@ -16,8 +16,20 @@ struct LoadedModel: Sendable {
     /// The last stage, chosen by the model's kind.
     let decoder: any CandidateDecoding
 
+    /// Throws unless `path` under `directory`, with symbolic links resolved, stays inside the
+    /// directory (a model never opens files outside its own directory).
+    static func checkInside(_ directory: URL, _ path: String) throws(DigitalInkError) {
+        let base = directory.resolvingSymlinksInPath().standardizedFileURL.path
+        let target = directory.appendingPathComponent(path).resolvingSymlinksInPath().standardizedFileURL.path
+        guard target.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
+            throw .modelCorrupt(file: path, reason: "the file lies outside the model directory")
+        }
+    }
+
     init(directory: URL, compute: ComputeOptions = ComputeOptions()) throws(DigitalInkError) {
         let config = try ModelConfiguration.load(from: directory.appendingPathComponent("config.json"))
+        try Self.checkInside(directory, config.network.weights)
+        if let lm = config.decoder?.languageModel { try Self.checkInside(directory, lm) }
         self.directory = directory
         self.configuration = config
         self.features = FeatureExtractor(config.features)

@@ -61,14 +61,42 @@ import Foundation
         return config
     }
 
+    /// The ranges `config.json` values must lie in: wide enough for any model this engine runs,
+    /// narrow enough that no size computed from them overflows or asks for unbounded memory.
+    enum Limits {
+        static let hidden = 4_096
+        static let layers = 16
+        static let classes = 65_536
+        static let stepsPerLineHeight = 64.0
+        static let weight: Float = 10_000
+    }
+
+    /// Rejects a file path that could leave the model directory: absolute, with `..` or empty
+    /// components, or with a backslash. (Symbolic links are checked when the file is opened.)
+    static func checkRelativePath(_ path: String, field: String, file: String) throws(DigitalInkError) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0"),
+              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+            throw .modelCorrupt(file: file, reason: "\(field) \"\(path)\" must be a relative path inside the model directory")
+        }
+    }
+
     func validate(file: String) throws(DigitalInkError) {
         func bad(_ r: String) -> DigitalInkError { .modelCorrupt(file: file, reason: r) }
         guard formatVersion == Self.supportedFormatVersion else { throw bad("formatVersion \(formatVersion) is not supported") }
         guard FeatureExtractor.Scheme(rawValue: features.scheme) != nil else {
             throw bad("feature scheme \(features.scheme) is not supported (\(FeatureExtractor.Scheme.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        guard features.stepsPerLineHeight > 0, features.stepsPerLineHeight.isFinite else { throw bad("features.stepsPerLineHeight must be positive") }
+        guard features.stepsPerLineHeight > 0, features.stepsPerLineHeight <= Limits.stepsPerLineHeight else {
+            throw bad("features.stepsPerLineHeight must be in (0, \(Limits.stepsPerLineHeight)]")
+        }
         guard network.inputDim == FeatureExtractor.featureDimension else { throw bad("network.inputDim must be \(FeatureExtractor.featureDimension)") }
+        guard (1...Limits.hidden).contains(network.hidden) else { throw bad("network.hidden must be in 1...\(Limits.hidden)") }
+        guard (1...Limits.layers).contains(network.layers) else { throw bad("network.layers must be in 1...\(Limits.layers)") }
+        guard (2...Limits.classes).contains(network.numClasses) else { throw bad("network.numClasses must be in 2...\(Limits.classes)") }
+        guard (0...network.layers).contains(network.reduceAfter) else { throw bad("network.reduceAfter must be in 0...network.layers") }
+        try Self.checkRelativePath(network.weights, field: "network.weights", file: file)
+        if let lm = decoder?.languageModel { try Self.checkRelativePath(lm, field: "decoder.languageModel", file: file) }
         guard let modelKind = ModelKind(configurationName: kind) else {
             throw bad("unknown kind \(kind) (\(ModelKind.configurationNames.keys.sorted().joined(separator: ", ")))")
         }
@@ -79,7 +107,10 @@ import Foundation
             guard labels.allSatisfy({ $0.count == 1 }) else { throw bad("every label of a text model must be one character") }
             guard (network.head ?? "ctc") == "ctc" else { throw bad("a text model needs a ctc head") }
             if let d = decoder {
-                guard d.beamWidth > 0, d.lmWeight.isFinite, d.insertionBonus.isFinite, d.endWeight?.isFinite ?? true else { throw bad("decoder settings out of range") }
+                guard (1...DecoderSettings.maxBeamWidth).contains(d.beamWidth) else { throw bad("decoder.beamWidth must be in 1...\(DecoderSettings.maxBeamWidth)") }
+                for (name, w) in [("lmWeight", d.lmWeight), ("insertionBonus", d.insertionBonus), ("endWeight", d.endWeight ?? 0)] {
+                    guard w.isFinite, abs(w) <= Limits.weight else { throw bad("decoder.\(name) must be finite, at most \(Limits.weight) in size") }
+                }
             }
         case .classifier:
             guard labels.count == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes") }

@@ -1,0 +1,41 @@
+/// The layout of a page of ink: its text lines, found from the strokes' geometry alone (no model).
+///
+/// ``DigitalInkRecognizer/recognizePage(_:context:)`` reads pages with it; an app can call it to
+/// draw or select lines before (or without) recognizing them.
+///
+/// ```swift
+/// for line in try InkLayout.lines(of: ink) {
+///     print(line.strokeIndices, line.boundingBox)
+/// }
+/// ```
+///
+/// How lines are found (the ink's own scale, the page's skew, lines following drifting baselines,
+/// small marks such as i-dots attached to the letter below them) and where it fails (heavily
+/// overlapping lines) is described in the "Pages" section of the README.
+public enum InkLayout {
+    /// One text line of a page.
+    public struct Line: Sendable, Hashable, Codable {
+        /// The indices of the line's strokes in the ink, in reading order: word clusters from left
+        /// to right, writing order inside each (a word written later to the left of others moves to
+        /// its place; a dot written at the end of the line goes back to its word).
+        public var strokeIndices: [Int]
+        /// The box around the line's points, in the ink's coordinates.
+        public var boundingBox: BoundingBox
+    }
+
+    /// The most lines one page may have.
+    public static let maxLines = 200
+
+    /// The text lines of `ink`, top to bottom. Empty strokes belong to no line; an ink without
+    /// points has none.
+    ///
+    /// - Throws: ``DigitalInkError/InkIssue/tooManyLines(limit:)`` for more than ``maxLines`` lines,
+    ///   and the errors of ``Ink/validate(timestamps:)``.
+    /// - Complexity: O(n log n + n · L) for n strokes and L lines.
+    public static func lines(of ink: Ink) throws(DigitalInkError) -> [Line] {
+        try ink.validate()
+        return try LineSegmenter(maxLines: maxLines).lines(of: ink).map {
+            Line(strokeIndices: $0.strokes, boundingBox: BoundingBox(strokes: $0.strokes, of: ink))
+        }
+    }
+}

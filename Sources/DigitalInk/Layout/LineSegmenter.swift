@@ -1,0 +1,387 @@
+import Foundation
+
+/// Splits a page of ink into text lines and puts each line's strokes in reading order.
+///
+/// Everything is measured in the ink's own scale; no sizes are fixed in units:
+///
+/// 1. **Scale.** `h`, the typical height of a writing stroke: the median height of the strokes that
+///    are not tiny, floored by a small fraction of the page's extent (so that a page of dots still
+///    has a scale).
+/// 2. **Skew.** The page's writing direction: the angle in −10°…10° whose rotation makes the
+///    vertical profile of stroke centres sharpest (coarse, then fine). Everything below happens in
+///    that rotated frame; the caller's coordinates are never changed.
+/// 3. **Lines.** Strokes taller or wider than `0.35 h` ("body" strokes) are taken from left to
+///    right; each joins the line whose centre, predicted from its last strokes, is nearest in y and
+///    within `0.6 h`, or starts a new one. A line follows a drifting or curved baseline because the
+///    prediction uses its last strokes only. Lines that overlap a lot in x and lie within `0.45 h`
+///    of each other are merged afterwards (a line started twice).
+/// 4. **Marks.** Small strokes (i-dots, t-crosses, accents, commas, periods) join the line of the
+///    nearest body stroke, where a body stroke *below* the mark counts as nearer than one above it
+///    (dots and accents sit above their letter).
+/// 5. **Order.** Lines top to bottom (by their centre at the page's middle). Inside a line, strokes
+///    are grouped into clusters (body strokes whose x-ranges overlap or nearly touch, with their
+///    marks): clusters go left to right, and strokes inside a cluster keep their writing order. So a
+///    word written later to the left of others moves to its place, and a dot written at the end of a
+///    line goes back to its word. This is the one place that assumes left-to-right writing
+///    (``readingOrder``).
+///
+/// Where it fails: heavily overlapping lines (one written over another), lines closer than about
+/// half a stroke height, and text whose lines differ in skew by more than about 15° from each other.
+///
+/// Complexity: O(n log n + n · L) for n strokes and L lines (at most ``maxLines``).
+struct LineSegmenter: Sendable {
+    /// The most lines a page may have: 200. More is refused as `invalidInk(.tooManyLines)`.
+    var maxLines = 200
+    /// Reading direction inside a line. Only left-to-right is built.
+    var readingOrder: ReadingOrder = .leftToRight
+
+    enum ReadingOrder: Sendable { case leftToRight }
+
+    /// One line: the indices of its strokes (into the ink) in reading order.
+    struct Line: Sendable, Hashable {
+        var strokes: [Int]
+    }
+
+    /// The lines of `ink`, top to bottom. Empty strokes belong to no line; an ink without points has
+    /// no lines.
+    func lines(of ink: Ink) throws(DigitalInkError) -> [Line] {
+        let boxes = ink.strokes.map(StrokeGeometry.init)
+        let present = boxes.indices.filter { !boxes[$0].isEmpty }
+        guard !present.isEmpty else { return [] }
+        if present.count == 1 { return [Line(strokes: present)] }
+
+        let angle = Self.skew(boxes, present)
+        let (c, s) = (cos(angle), sin(angle))
+        // Each stroke in the deskewed frame: x along the writing direction, y across it.
+        var frame: [Int: StrokeGeometry.Frame] = [:]
+        for i in present { frame[i] = boxes[i].frame(cos: c, sin: s) }
+        let h = Self.strokeScale(present.map { frame[$0]! })
+
+        let isBody = { (i: Int) -> Bool in frame[i]!.height >= 0.35 * h || frame[i]!.width >= 0.35 * h }
+        var body = present.filter(isBody)
+        var marks = present.filter { !isBody($0) }
+        if body.isEmpty { (body, marks) = (present, []) }
+
+        // 3. Lines from the core strokes (neither tall nor flat: letters' bodies), left to right;
+        //    then the other body strokes (ascenders and descenders of their own, dashes, tall
+        //    symbols) join the line that reaches them.
+        body.sort { (frame[$0]!.minX, $0) < (frame[$1]!.minX, $1) }
+        let isCore = { (i: Int) -> Bool in frame[i]!.coreHeight >= 0.3 * h && frame[i]!.coreHeight <= 2.2 * h }
+        var core = body.filter(isCore)
+        var others = body.filter { !isCore($0) }
+        if core.isEmpty { (core, others) = (body, []) }
+        var lines: [LineBuilder] = []
+        for i in core {
+            let f = frame[i]!
+            if let k = Self.nearestLine(lines, to: f, tolerance: 0.3 * h) {
+                lines[k].add(i, f)
+            } else {
+                guard lines.count < maxLines else { throw .invalidInk(.tooManyLines(limit: maxLines)) }
+                lines.append(LineBuilder(i, f))
+            }
+        }
+        lines = Self.mergeDuplicates(lines, scale: h)
+        lines = Self.dissolveFragments(lines, frame: frame, scale: h)
+        for i in others {
+            if let k = Self.nearestLine(lines, to: frame[i]!, tolerance: 1.0 * h) {
+                lines[k].add(i, frame[i]!)
+            } else {
+                marks.append(i)
+            }
+        }
+
+        // 4. Marks join the line of the nearest body stroke (below counts nearer). Candidates are
+        //    the body strokes within 3 h in x (found by binary search over their left edges).
+        var lineOfStroke: [Int: Int] = [:]
+        for (k, line) in lines.enumerated() { for i in line.strokes { lineOfStroke[i] = k } }
+        let hosts = lines.flatMap { line in line.strokes.map { ($0, frame[$0]!) } }.sorted { ($0.1.minX, $0.0) < ($1.1.minX, $1.0) }
+        let hostLefts = hosts.map(\.1.minX)
+        let widest = hosts.reduce(0.0) { max($0, $1.1.width) }
+        for m in marks {
+            let f = frame[m]!
+            let lo = Self.firstIndex(in: hostLefts, notBelow: f.minX - 3 * h - widest)
+            var best: (stroke: Int, cost: Double)? = nil
+            var k = lo
+            while k < hosts.count, hosts[k].1.minX <= f.maxX + 3 * h {
+                let cost = Self.attachmentCost(mark: f, host: hosts[k].1, scale: h)
+                if best == nil || cost < best!.cost { best = (hosts[k].0, cost) }
+                k += 1
+            }
+            if best == nil {  // nothing near in x: the nearest line by its centre
+                let nearest = lines.indices.min { abs(lines[$0].predictedCenter(at: f.centerX) - f.centerY) < abs(lines[$1].predictedCenter(at: f.centerX) - f.centerY) }!
+                lines[nearest].marks.append((m, lines[nearest].strokes[0]))
+            } else if let k = lineOfStroke[best!.stroke] {
+                lines[k].marks.append((m, best!.stroke))
+            }
+        }
+
+        // 5. Order: lines top to bottom, clusters left to right inside each.
+        let middle = present.reduce(0.0) { $0 + frame[$1]!.centerX } / Double(present.count)
+        let keyed = lines.map { (center: $0.predictedCenter(at: middle), first: $0.strokes.min()!, line: $0) }
+            .sorted { ($0.center, $0.first) < ($1.center, $1.first) }
+        return keyed.map { Line(strokes: Self.readingOrder($0.line, frame: frame, scale: h)) }
+    }
+
+    // MARK: - Steps
+
+    /// The first index of sorted `values` whose value is at least `bound`. O(log n).
+    static func firstIndex(in values: [Double], notBelow bound: Double) -> Int {
+        var lo = 0, hi = values.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if values[mid] < bound { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The typical body height of a writing stroke: the median of the strokes' core heights (10th to
+    /// 90th percentile of their points' y, so that a loop or a tail does not count) over the upper
+    /// half of them (letters rather than dots and dashes), floored by 1/1000 of the page's extent.
+    static func strokeScale(_ frames: [StrokeGeometry.Frame]) -> Double {
+        let minY = frames.map(\.minY).min()!, maxY = frames.map(\.maxY).max()!
+        let minX = frames.map(\.minX).min()!, maxX = frames.map(\.maxX).max()!
+        let extent = max(maxX - minX, maxY - minY)
+        let floor = max(extent * 1e-3, Double(Float.leastNormalMagnitude))
+        let sizes = frames.map(\.coreHeight).filter { $0 > floor }.sorted()
+        guard !sizes.isEmpty else { return max(floor, extent > 0 ? extent / 10 : 1) }
+        let upper = sizes[(sizes.count / 2)...]
+        return max(upper[upper.startIndex + upper.count / 2], floor)
+    }
+
+    /// The page's skew in radians: the rotation that makes the histogram of the points' positions
+    /// across the writing direction sharpest (the sum of squared bin counts; bins of 1/200 of the
+    /// page's height; at most about 20,000 points, evenly taken).
+    static func skew(_ boxes: [StrokeGeometry], _ present: [Int]) -> Double {
+        let total = present.reduce(0) { $0 + boxes[$1].points.count }
+        let step = max(1, total / 20_000)
+        var points: [(Double, Double)] = []
+        var k = 0
+        for i in present { for p in boxes[i].points { if k % step == 0 { points.append(p) }; k += 1 } }
+        guard points.count >= 3 else { return 0 }
+        let ys = points.map(\.1), xs = points.map(\.0)
+        let span = max(ys.max()! - ys.min()!, 1e-3 * (xs.max()! - xs.min()!), Double(Float.leastNormalMagnitude))
+        let bin = span / 200
+        let (mx, my) = (xs.reduce(0, +) / Double(xs.count), ys.reduce(0, +) / Double(ys.count))
+        func sharpness(_ a: Double) -> Double {
+            let (c, s) = (cos(a), sin(a))
+            var counts: [Int: Double] = [:]
+            for (x, y) in points {
+                let v = (-(x - mx) * s + (y - my) * c) / bin
+                guard v.isFinite, abs(v) < 1e12 else { continue }
+                counts[Int(v.rounded(.down)), default: 0] += 1
+            }
+            return counts.values.reduce(0) { $0 + $1 * $1 }
+        }
+        func best(in angles: [Double]) -> Double {
+            var top = (angle: 0.0, score: -1.0)
+            for a in angles {
+                let v = sharpness(a)
+                if v > top.score * (1 + 1e-9) || (abs(v - top.score) <= 1e-9 * top.score && abs(a) < abs(top.angle)) { top = (a, v) }
+            }
+            return top.angle
+        }
+        let degree = Double.pi / 180
+        let coarse = best(in: stride(from: -10.0, through: 10.0, by: 1.0).map { $0 * degree })
+        return best(in: stride(from: -1.0, through: 1.0, by: 0.25).map { coarse + $0 * degree })
+    }
+
+    /// The line that `f` belongs to: the one whose predicted centre is inside the stroke's vertical
+    /// extent or nearest to it (within `tolerance`); ties (a long stroke reaching into two lines) go to
+    /// the line whose centre is nearest the stroke's centre.
+    static func nearestLine(_ lines: [LineBuilder], to f: StrokeGeometry.Frame, tolerance: Double, excluding: Int? = nil) -> Int? {
+        var best: (index: Int, gap: Double, distance: Double)? = nil
+        for (k, line) in lines.enumerated() where k != excluding {
+            let c = line.predictedCenter(at: f.minX)
+            let gap = max(0, c - f.coreMaxY, f.coreMinY - c)
+            guard gap <= tolerance else { continue }
+            let distance = abs(c - f.centerY)
+            if best == nil || (gap, distance) < (best!.gap, best!.distance) { best = (k, gap, distance) }
+        }
+        return best?.index
+    }
+
+    /// Lines of one or two strokes narrower than `3 scale` (a descender or an ascender that started
+    /// a line of its own) give their strokes to a neighbouring line that reaches them.
+    static func dissolveFragments(_ lines: [LineBuilder], frame: [Int: StrokeGeometry.Frame], scale h: Double) -> [LineBuilder] {
+        var lines = lines
+        var k = 0
+        while k < lines.count {
+            let line = lines[k]
+            guard line.strokes.count <= 3, line.maxX - line.minX < 4 * h, lines.count > 1 else { k += 1; continue }
+            var targets: [(stroke: Int, line: Int)] = []
+            for i in line.strokes {
+                guard let t = nearestLine(lines, to: frame[i]!, tolerance: 1.0 * h, excluding: k) else { break }
+                targets.append((i, t))
+            }
+            guard targets.count == line.strokes.count else { k += 1; continue }
+            for (i, t) in targets { lines[t].add(i, frame[i]!) }
+            lines.remove(at: k)
+            k = 0  // indices moved: look again from the start
+        }
+        return lines
+    }
+
+    /// Merges lines that are one line started twice: overlapping in x by less than a third of the
+    /// shorter, and within `0.45 scale` of each other where they meet.
+    static func mergeDuplicates(_ lines: [LineBuilder], scale h: Double) -> [LineBuilder] {
+        var lines = lines.sorted { $0.minX < $1.minX }
+        var merged = true
+        while merged {
+            merged = false
+            outer: for a in lines.indices {
+                for b in lines.indices where b > a {
+                    let overlap = min(lines[a].maxX, lines[b].maxX) - max(lines[a].minX, lines[b].minX)
+                    let shorter = min(lines[a].maxX - lines[a].minX, lines[b].maxX - lines[b].minX)
+                    guard overlap < max(shorter, h) / 3 else { continue }
+                    let (left, right) = lines[a].minX <= lines[b].minX ? (a, b) : (b, a)
+                    let at = lines[right].minX
+                    let gap = abs(lines[left].predictedCenter(at: at) - lines[right].predictedCenter(at: at))
+                    guard gap <= 0.45 * h, at - lines[left].maxX < 6 * h else { continue }
+                    lines[left].absorb(lines[right])
+                    lines.remove(at: right)
+                    merged = true
+                    break outer
+                }
+            }
+        }
+        return lines
+    }
+
+    /// How far a mark is from a body stroke, for attaching it: the gap between their boxes, where a
+    /// host below the mark counts half (dots and accents sit above their letter) and a horizontal
+    /// gap counts 1.5 times.
+    static func attachmentCost(mark m: StrokeGeometry.Frame, host b: StrokeGeometry.Frame, scale h: Double) -> Double {
+        let dx = max(0, max(b.minX - m.maxX, m.minX - b.maxX))
+        var dy = 0.0
+        if m.maxY < b.minY { dy = 0.5 * (b.minY - m.maxY) }        // mark above the host
+        else if m.minY > b.maxY { dy = m.minY - b.maxY }           // mark below the host
+        else { dy = 0.1 * abs(m.centerY - b.centerY) }              // beside it
+        return 1.5 * dx + dy
+    }
+
+    /// The strokes of a line in reading order: clusters left to right (body strokes whose x-ranges
+    /// overlap or lie within `0.15 scale`, with the marks attached to them); inside a cluster, writing
+    /// order.
+    static func readingOrder(_ line: LineBuilder, frame: [Int: StrokeGeometry.Frame], scale h: Double) -> [Int] {
+        let body = line.strokes.sorted { (frame[$0]!.minX, $0) < (frame[$1]!.minX, $1) }
+        var clusterOf: [Int: Int] = [:]
+        var clusters: [(minX: Double, maxX: Double, strokes: [Int])] = []
+        for i in body {
+            let f = frame[i]!
+            if var last = clusters.last, f.minX <= last.maxX + 0.15 * h {
+                last.maxX = max(last.maxX, f.maxX)
+                last.strokes.append(i)
+                clusters[clusters.count - 1] = last
+            } else {
+                clusters.append((f.minX, f.maxX, [i]))
+            }
+            clusterOf[i] = clusters.count - 1
+        }
+        for (mark, host) in line.marks { clusters[clusterOf[host]!].strokes.append(mark) }
+        return clusters.flatMap { $0.strokes.sorted() }
+    }
+}
+
+/// A line being built: its strokes and the centres of its body strokes, for predicting where it goes.
+struct LineBuilder: Sendable {
+    var strokes: [Int]
+    var marks: [(mark: Int, host: Int)] = []
+    /// (x, centre y) of the body strokes, sorted by x.
+    private var centers: [(x: Double, y: Double)]
+    private(set) var minX: Double
+    private(set) var maxX: Double
+
+    init(_ i: Int, _ f: StrokeGeometry.Frame) {
+        strokes = [i]
+        centers = [(f.centerX, f.centerY)]
+        minX = f.minX
+        maxX = f.maxX
+    }
+
+    /// Adds a body stroke. Strokes come in nearly increasing x, so keeping `centers` sorted costs
+    /// little.
+    mutating func add(_ i: Int, _ f: StrokeGeometry.Frame) {
+        strokes.append(i)
+        centers.append((f.centerX, f.centerY))
+        var k = centers.count - 1
+        while k > 0, centers[k - 1].x > centers[k].x { centers.swapAt(k - 1, k); k -= 1 }
+        minX = min(minX, f.minX)
+        maxX = max(maxX, f.maxX)
+    }
+
+    mutating func absorb(_ other: LineBuilder) {
+        strokes += other.strokes
+        marks += other.marks
+        centers = (centers + other.centers).sorted { $0.x < $1.x }
+        minX = min(minX, other.minX)
+        maxX = max(maxX, other.maxX)
+    }
+
+    /// The line's centre at `x`: the median centre of the (up to) 6 body strokes nearest to `x` in
+    /// x. O(log n).
+    func predictedCenter(at x: Double) -> Double {
+        var lo = 0, hi = centers.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if centers[mid].x < x { lo = mid + 1 } else { hi = mid }
+        }
+        var left = lo - 1, right = lo
+        var ys: [Double] = []
+        while ys.count < 6, left >= 0 || right < centers.count {
+            if right >= centers.count || (left >= 0 && x - centers[left].x <= centers[right].x - x) {
+                ys.append(centers[left].y); left -= 1
+            } else {
+                ys.append(centers[right].y); right += 1
+            }
+        }
+        ys.sort()
+        return ys.count % 2 == 1 ? ys[ys.count / 2] : (ys[ys.count / 2 - 1] + ys[ys.count / 2]) / 2
+    }
+}
+
+/// A stroke's extent, in the ink's coordinates and in a rotated frame.
+struct StrokeGeometry: Sendable {
+    let points: [(Double, Double)]
+    let minX, minY, maxX, maxY: Double
+    /// The median of the points' y (robust to a descender or an ascender) and the box's x centre.
+    let centerX, centerY: Double
+    var isEmpty: Bool { points.isEmpty }
+
+    init(_ stroke: Stroke) {
+        points = stroke.points.map { (Double($0.x), Double($0.y)) }
+        (minX, maxX) = points.reduce((Double.infinity, -Double.infinity)) { (min($0.0, $1.0), max($0.1, $1.0)) }
+        (minY, maxY) = points.reduce((Double.infinity, -Double.infinity)) { (min($0.0, $1.1), max($0.1, $1.1)) }
+        centerX = (minX + maxX) / 2
+        let ys = points.map(\.1).sorted()
+        centerY = ys.isEmpty ? 0 : ys[ys.count / 2]
+    }
+
+    /// The stroke in the frame rotated by the angle whose cosine and sine are given (x along the
+    /// writing direction, y across it, still growing downwards).
+    struct Frame: Sendable {
+        var minX, maxX, minY, maxY, centerX, centerY: Double
+        /// The 10th and 90th percentiles of the points' y: the stroke's body, without the few points
+        /// of a loop or a tail.
+        var coreMinY = 0.0, coreMaxY = 0.0
+        var width: Double { maxX - minX }
+        var height: Double { maxY - minY }
+        var coreHeight: Double { coreMaxY - coreMinY }
+    }
+
+    func frame(cos c: Double, sin s: Double) -> Frame {
+        var f = Frame(minX: .infinity, maxX: -.infinity, minY: .infinity, maxY: -.infinity, centerX: 0, centerY: 0)
+        var ys: [Double] = []
+        ys.reserveCapacity(points.count)
+        for (x, y) in points {
+            let u = x * c + y * s, v = -x * s + y * c
+            f.minX = min(f.minX, u); f.maxX = max(f.maxX, u); f.minY = min(f.minY, v); f.maxY = max(f.maxY, v)
+            ys.append(v)
+        }
+        ys.sort()
+        f.centerX = (f.minX + f.maxX) / 2
+        f.centerY = ys[ys.count / 2]
+        f.coreMinY = ys[ys.count / 10]
+        f.coreMaxY = ys[(ys.count * 9) / 10]
+        return f
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+extension DigitalInkRecognizer {
+    /// Recognizes a page: the ink is split into text lines (``PageRecognitionResult/lines``, top to
+    /// bottom), each line's strokes are put in reading order, and each line is recognized as
+    /// ``recognize(_:context:)`` would recognize it alone. The text of the line above (with a space)
+    /// is the pre-context of the line below; `context.preContext` is the first line's. The writing
+    /// area, which describes one line, is not used.
+    ///
+    /// Lines run through the network concurrently (one per core); the decoding, which needs the line
+    /// above, runs in order. The result is the same as recognizing the lines one after the other.
+    ///
+    /// - Throws: what ``recognize(_:context:)`` throws for any line, ``DigitalInkError/InkIssue/tooManyLines(limit:)``
+    ///   for a page of more than 200 lines, and ``DigitalInkError/invalidOption(name:reason:)`` for
+    ///   a model that does not read text (the shapes model reads one whole ink).
+    /// - Complexity: O(n log n + n · L) to find L lines in n strokes, then linear in the ink's length.
+    public func recognizePage(_ ink: Ink, context: RecognitionContext = RecognitionContext()) async throws(DigitalInkError) -> PageRecognitionResult {
+        try options.validate()
+        try ink.validate(timestamps: options.timestampValidation)
+        let model = try await loadedModel()
+        guard model.configuration.modelKind == .text else {
+            throw .invalidOption(name: "recognizePage", reason: "the model reads whole inks, not pages of text")
+        }
+        let options = self.options
+        let pool = _ComputePool.shared
+        let lines = try await pool.run { () throws(DigitalInkError) in try LineSegmenter().lines(of: ink) }
+        let inks = lines.map { line in Ink(strokes: line.strokes.map { ink.strokes[$0] }) }
+
+        // The network for every line, concurrently (each on a compute thread).
+        var outputs = [Result<FeatureMatrix, DigitalInkError>?](repeating: nil, count: inks.count)
+        await withTaskGroup(of: (Int, Result<FeatureMatrix, DigitalInkError>).self) { group in
+            for (k, lineInk) in inks.enumerated() {
+                group.addTask {
+                    let r = await pool.run { () -> Result<FeatureMatrix, DigitalInkError> in
+                        Result { () throws(DigitalInkError) in try Self.networkOutput(lineInk, writingArea: nil, model: model) }
+                    }
+                    return (k, r)
+                }
+            }
+            for await (k, r) in group { outputs[k] = r }
+        }
+
+        // Decoding in order, each line's pre-context the line above.
+        var result: [PageRecognitionResult.Line] = []
+        var preContext = context.preContext
+        for (k, line) in lines.enumerated() {
+            let output = try outputs[k]!.get()
+            let lineContext = RecognitionContext(preContext: preContext)
+            let candidates = output.rows == 0 ? [] : await pool.run {
+                model.decoder.candidates(for: output, context: lineContext, options: options)
+            }
+            let entry = PageRecognitionResult.Line(strokeIndices: line.strokes, boundingBox: BoundingBox(strokes: line.strokes, of: ink),
+                                                   candidates: candidates)
+            if !entry.text.isEmpty { preContext = entry.text + " " }
+            result.append(entry)
+        }
+        return PageRecognitionResult(lines: result)
+    }
+
+    /// Completion-handler form of ``recognizePage(_:context:)``. The handler runs on an arbitrary
+    /// thread.
+    public func recognizePage(_ ink: Ink, context: RecognitionContext = RecognitionContext(),
+                              completion: @escaping @Sendable (Result<PageRecognitionResult, DigitalInkError>) -> Void) {
+        Task {
+            do throws(DigitalInkError) {
+                completion(.success(try await recognizePage(ink, context: context)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// A rectangle in the ink's coordinates (y grows downwards).
+public struct BoundingBox: Sendable, Hashable, Codable {
+    public var x: Float
+    public var y: Float
+    public var width: Float
+    public var height: Float
+
+    public init(x: Float, y: Float, width: Float, height: Float) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The box around the points of `strokes` of `ink`; a zero box at the origin for no points.
+    init(strokes: [Int], of ink: Ink) {
+        var minX = Float.infinity, minY = Float.infinity, maxX = -Float.infinity, maxY = -Float.infinity
+        for s in strokes {
+            for p in ink.strokes[s].points {
+                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+        }
+        guard minX <= maxX else { self.init(x: 0, y: 0, width: 0, height: 0); return }
+        self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}
+
+/// The result of ``DigitalInkRecognizer/recognizePage(_:context:)``: the page's lines, top to bottom.
+public struct PageRecognitionResult: Sendable, Hashable, Codable {
+    /// One line of the page.
+    public struct Line: Sendable, Hashable, Codable {
+        /// The indices of the line's strokes in the ink that was recognized, in the order they were
+        /// read (reading order, which may differ from writing order).
+        public var strokeIndices: [Int]
+        /// The box around the line's points, in the ink's coordinates.
+        public var boundingBox: BoundingBox
+        /// The line's candidates, best first, as ``DigitalInkRecognizer/recognize(_:context:)`` gives
+        /// them for the line's strokes alone.
+        public var candidates: [DigitalInkRecognitionCandidate]
+
+        public init(strokeIndices: [Int], boundingBox: BoundingBox, candidates: [DigitalInkRecognitionCandidate]) {
+            self.strokeIndices = strokeIndices
+            self.boundingBox = boundingBox
+            self.candidates = candidates
+        }
+
+        /// The best candidate's text, or "" when the line has no candidates.
+        public var text: String { candidates.first?.text ?? "" }
+    }
+
+    /// The lines, top to bottom. Empty for an ink without points.
+    public var lines: [Line]
+
+    public init(lines: [Line]) { self.lines = lines }
+
+    /// The page's text: the lines' best candidates joined by "\n".
+    public var text: String { lines.map(\.text).joined(separator: "\n") }
+}
