@@ -113,6 +113,31 @@ struct CLIReliabilityTests {
         #expect(strict.status == 1 && strict.stderr.contains("timestamp"), "\(strict.stderr)")
     }
 
+    @Test("six processes installing into one empty store at once wait for each other; all succeed")
+    func concurrentInstalls() throws {
+        let storage = try CLI.temporaryDirectory().appendingPathComponent("store")
+        let runs = (0..<6).map { k in
+            let p = Process()
+            p.executableURL = CLI.executable
+            p.arguments = ["recognize", CLI.packageRoot.appendingPathComponent("Samples/hello.json").path,
+                           "--storage", storage.path] + (k % 2 == 0 ? [] : ["--language", "en"])
+            let out = Pipe(), err = Pipe()
+            p.standardOutput = out
+            p.standardError = err
+            return (p, out, err)
+        }
+        for (p, _, _) in runs { try p.run() }
+        for (p, out, err) in runs {
+            let errors = ErrorCollector(err.fileHandleForReading)
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0, "\(errors.value())")
+            #expect(text.hasSuffix("hello.json: hello\n") || text.contains("hello.json: hello\n"), "\(text)")
+        }
+        let manager = ModelManager(repository: .directory(Fixtures.modelsDirectory), storageDirectory: storage)
+        #expect(manager.installedModels().map(\.model.modelIdentifier.languageTag) == ["en-US"])
+    }
+
     @Test("an installed model is used, with a warning, when the repository is down or its update fails")
     func offline() throws {
         let storage = try CLI.temporaryDirectory()

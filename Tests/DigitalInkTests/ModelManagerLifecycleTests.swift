@@ -28,10 +28,9 @@ struct ModelManagerLifecycleTests {
         let lm = try handle.readToEnd() ?? Data()
         #expect(lm == ModelTestFixture.bytes(48 * 1024, seed: 2))
 
-        // Deleting again is a typed error; downloading again works.
-        await #expect(throws: DigitalInkError.modelNotDownloaded(identifier: "en-US")) {
-            try await manager.deleteDownloadedModel(fixture.model)
-        }
+        // Deleting again does nothing (as in ML Kit); downloading again works.
+        try await manager.deleteDownloadedModel(fixture.model)
+        #expect(!manager.isModelDownloaded(fixture.model))
         try await manager.download(fixture.model, conditions: ModelTestFixture.conditions()).wait()
         #expect(manager.isModelDownloaded(fixture.model))
     }
@@ -42,9 +41,7 @@ struct ModelManagerLifecycleTests {
         fixture.server.setBehavior(.slow(chunkSize: 1024, delay: .milliseconds(20)), for: "en-US/lm.bin")
         let download = manager.download(fixture.model, conditions: ModelTestFixture.conditions())
         #expect(await eventually { download.latestProgress?.currentFile == "en-US/lm.bin" })
-        await #expect(throws: DigitalInkError.modelNotDownloaded(identifier: "en-US")) {
-            try await manager.deleteDownloadedModel(fixture.model)
-        }
+        try await manager.deleteDownloadedModel(fixture.model)  // not installed yet: no error
         #expect(try await outcome(of: download).failure == .cancelled)
         #expect(!manager.isModelDownloaded(fixture.model))
         #expect(fixture.incompleteFiles().isEmpty)

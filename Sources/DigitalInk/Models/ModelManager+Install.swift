@@ -47,10 +47,23 @@ extension ModelManager {
         progress.totalFiles = files.count
         try checkCancellation()
 
-        if let record = store.record(identifier), record.version == entry.version,
-            Set(record.files) == Set(entry.files), store.isComplete(record),
-            let installed = installedModel(from: record)
-        {
+        func alreadyInstalled() -> InstalledModel? {
+            guard let record = store.record(identifier), record.version == entry.version,
+                  Set(record.files) == Set(entry.files), store.isComplete(record) else { return nil }
+            return installedModel(from: record)
+        }
+        if let installed = alreadyInstalled() {
+            progress.phase = .installed
+            progress.completedBytes = progress.totalBytes
+            progress.completedFiles = progress.totalFiles
+            operation.publish(progress)
+            return installed
+        }
+        // One install or delete at a time per store, across processes; another may have installed
+        // this version while this one waited.
+        let lock = try await StoreLock.acquire(root: storageDirectory)
+        defer { withExtendedLifetime(lock) {} }
+        if let installed = alreadyInstalled() {
             progress.phase = .installed
             progress.completedBytes = progress.totalBytes
             progress.completedFiles = progress.totalFiles

@@ -288,21 +288,24 @@ public final class ModelManager: Sendable {
     /// model's files is unaffected; ``modelDirectory(for:)`` throws
     /// ``DigitalInkError/modelNotDownloaded(identifier:)`` afterwards.
     ///
-    /// - Throws: ``DigitalInkError/modelNotDownloaded(identifier:)`` when the model was not
-    ///   installed, ``DigitalInkError/storageFailed(path:reason:)`` when the record cannot be
-    ///   removed.
+    /// Deleting a model that is not installed does nothing (but remove what an interrupted download of
+    /// it left), as in ML Kit.
+    ///
+    /// - Throws: ``DigitalInkError/storageFailed(path:reason:)`` when the record cannot be removed,
+    ///   ``DigitalInkError/cancelled`` when the task is cancelled while another process holds the
+    ///   store.
     public func deleteDownloadedModel(_ model: DigitalInkRecognitionModel) async throws(DigitalInkError) {
         let identifier = model.modelIdentifier
         if let running = state.withLock({ $0.operations[identifier] }) {
             running.cancel()
             await running.waitUntilFinished()
         }
-        let wasInstalled = store.record(identifier) != nil
+        let lock = try await StoreLock.acquire(root: storageDirectory)
+        defer { withExtendedLifetime(lock) {} }
         try store.removeRecord(identifier)  // from here on the model is not installed
         store.removeOtherInstallDirectories(identifier, keeping: nil)
         store.removeItem(store.modelRoot(identifier))
         collectGarbage(includingPartials: true)
-        guard wasInstalled else { throw .modelNotDownloaded(identifier: identifier.languageTag) }
     }
 
     /// Completion-handler variant of ``deleteDownloadedModel(_:)``; `completion` receives nil on
