@@ -5,7 +5,10 @@ Data: UNIPEN train_r01_v07, International Unipen Foundation, CC BY 4.0 (free-tex
 never shows the recognizer ink of a writer it was trained on.
 
 A page is 2–8 real lines of ONE writer stacked top to bottom. The lines keep their raw scale (one
-writer, one tablet: tablet units are comparable) and are only moved, plus small rotations:
+writer, one tablet: tablet units are comparable) and are only moved, plus small rotations. Each
+source line is first levelled (``level``: writers drift on a tablet, and a drifting line stacked
+under another would cross it, which no page shows), and items written over two rows (some program
+code in UNIPEN's "text" category) are left out (``single_row``).
 
 - each line's height ``h`` is the project's line-height estimate (``q95(y) - q05(y)``, floored by a
   tenth of the median stroke width, as in ``features.py``); it sets the layout, not the ink's scale;
@@ -109,12 +112,42 @@ def load_lines(data_dir: str = data.DEFAULT_DATA, max_points: int = 4000, max_la
                 continue
             if not data.looks_like_one_line(strokes, label):
                 continue
+            strokes = level(strokes)
+            if not single_row(strokes):
+                continue
             pool.setdefault(d["writer"], []).append(Line(d["id"], d["writer"], label, strokes))
     return dict(sorted(pool.items()))
 
 
 # ---------------------------------------------------------------------------------------------
 # Geometry of one line
+
+
+def level(strokes: list) -> list:
+    """The line rotated about its mean point so that its points' least-squares line is horizontal
+    (at most 15°): writers drift up or down on a tablet, and a page stacks its lines level before
+    giving each the small rotation of the layout, so that neighbours never cross."""
+    allp = np.concatenate(strokes, axis=0)
+    m = allp.mean(axis=0)
+    d = allp - m
+    sxx = float((d[:, 0] ** 2).sum())
+    if sxx <= 0:
+        return strokes
+    degrees = math.degrees(math.atan2(float((d[:, 0] * d[:, 1]).sum()), sxx))
+    degrees = max(-15.0, min(15.0, degrees))
+    return [_rotate(s, -degrees, m) for s in strokes]
+
+
+def single_row(strokes: list, limit: float = 3.0) -> bool:
+    """False for an item written over two rows (some UNIPEN "text" items of program code are): its
+    height (``line_height``) is more than ``limit`` times the median core height (q90 − q10 of y) of
+    the upper half of its strokes. Single rows stay below 2.6 (98% below 2.1)."""
+    cores = sorted(float(quantile(s[:, 1], 0.9) - quantile(s[:, 1], 0.1)) for s in strokes if len(s) >= 3)
+    if not cores:
+        return True
+    upper = cores[len(cores) // 2:]
+    core = upper[len(upper) // 2]
+    return core <= 0 or line_height(strokes) <= limit * core
 
 
 def line_height(strokes: list) -> float:

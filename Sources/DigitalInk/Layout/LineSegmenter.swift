@@ -70,49 +70,29 @@ struct LineSegmenter: Sendable {
         var core = body.filter(isCore)
         var others = body.filter { !isCore($0) }
         if core.isEmpty { (core, others) = (body, []) }
-        var lines: [LineBuilder] = []
-        for i in core {
-            let f = frame[i]!
-            if let k = Self.nearestLine(lines, to: f, tolerance: 0.3 * h) {
-                lines[k].add(i, f)
-            } else {
-                guard lines.count < maxLines else { throw .invalidInk(.tooManyLines(limit: maxLines)) }
-                lines.append(LineBuilder(i, f))
-            }
-        }
+        var lines = try Self.fitLines(core, frame: frame, scale: h, maxLines: maxLines)
         lines = Self.mergeDuplicates(lines, scale: h)
         lines = Self.dissolveFragments(lines, frame: frame, scale: h)
-        for i in others {
-            if let k = Self.nearestLine(lines, to: frame[i]!, tolerance: 1.0 * h) {
-                lines[k].add(i, frame[i]!)
-            } else {
-                marks.append(i)
-            }
-        }
+        marks += others
 
-        // 4. Marks join the line of the nearest body stroke (below counts nearer). Candidates are
-        //    the body strokes within 3 h in x (found by binary search over their left edges).
-        var lineOfStroke: [Int: Int] = [:]
-        for (k, line) in lines.enumerated() { for i in line.strokes { lineOfStroke[i] = k } }
-        let hosts = lines.flatMap { line in line.strokes.map { ($0, frame[$0]!) } }.sorted { ($0.1.minX, $0.0) < ($1.1.minX, $1.0) }
-        let hostLefts = hosts.map(\.1.minX)
-        let widest = hosts.reduce(0.0) { max($0, $1.1.width) }
+        // 4. Marks and the other small or flat strokes join the line whose centre line is nearest,
+        //    where being above it counts 0.6 (dots, accents and crosses sit above a line's centre;
+        //    commas and periods just below it), among the lines that reach them in x. Inside the
+        //    line, the nearest body stroke in x is its host, for the reading order.
         for m in marks {
             let f = frame[m]!
-            let lo = Self.firstIndex(in: hostLefts, notBelow: f.minX - 3 * h - widest)
-            var best: (stroke: Int, cost: Double)? = nil
-            var k = lo
-            while k < hosts.count, hosts[k].1.minX <= f.maxX + 3 * h {
-                let cost = Self.attachmentCost(mark: f, host: hosts[k].1, scale: h)
-                if best == nil || cost < best!.cost { best = (hosts[k].0, cost) }
-                k += 1
+            var best: (line: Int, cost: Double)? = nil
+            for pass in 0..<2 where best == nil {
+                for (k, line) in lines.enumerated() {
+                    if pass == 0, f.maxX < line.minX - 2 * h || f.minX > line.maxX + 2 * h { continue }
+                    let d = f.centerY - line.predictedCenter(at: f.centerX)
+                    let cost = d >= 0 ? d : -0.6 * d
+                    if best == nil || cost < best!.cost { best = (k, cost) }
+                }
             }
-            if best == nil {  // nothing near in x: the nearest line by its centre
-                let nearest = lines.indices.min { abs(lines[$0].predictedCenter(at: f.centerX) - f.centerY) < abs(lines[$1].predictedCenter(at: f.centerX) - f.centerY) }!
-                lines[nearest].marks.append((m, lines[nearest].strokes[0]))
-            } else if let k = lineOfStroke[best!.stroke] {
-                lines[k].marks.append((m, best!.stroke))
-            }
+            guard let k = best?.line else { continue }
+            let host = lines[k].strokes.min { abs(frame[$0]!.centerX - f.centerX) < abs(frame[$1]!.centerX - f.centerX) }!
+            lines[k].marks.append((m, host))
         }
 
         // 5. Order: lines top to bottom, clusters left to right inside each.
@@ -183,6 +163,109 @@ struct LineSegmenter: Sendable {
         let degree = Double.pi / 180
         let coarse = best(in: stride(from: -10.0, through: 10.0, by: 1.0).map { $0 * degree })
         return best(in: stride(from: -1.0, through: 1.0, by: 0.25).map { coarse + $0 * degree })
+    }
+
+    /// Lines from the core strokes: the peaks of the smoothed profile of their centres across the
+    /// writing direction start one line each (peaks without a valley between them are one); then, a few
+    /// times, every stroke joins the line whose centre line is nearest, and each line's centre line
+    /// is fitted again (weighted least squares of the strokes' centres, its slope bounded by ±0.035:
+    /// a line may drift two degrees from the page's skew).
+    static func fitLines(_ strokes: [Int], frame: [Int: StrokeGeometry.Frame], scale h: Double, maxLines: Int) throws(DigitalInkError) -> [LineBuilder] {
+        let ys = strokes.map { frame[$0]!.centerY }, xs = strokes.map { frame[$0]!.centerX }
+        let weights = strokes.map { max(1, frame[$0]!.width / h).squareRoot() }
+        let lo = ys.min()! - 2 * h, hi = ys.max()! + 2 * h
+        let bin = h / 8
+        let bins = min(Int(((hi - lo) / bin).rounded(.up)) + 1, 200_000)
+        var profile = [Double](repeating: 0, count: bins)
+        let sigma = 0.3 * h, reach = Int((3 * sigma / bin).rounded(.up))
+        for (y, w) in zip(ys, weights) {
+            let c = Int(((y - lo) / bin).rounded())
+            for b in max(0, c - reach)...min(bins - 1, c + reach) {
+                let d = (lo + Double(b) * bin - y) / sigma
+                profile[b] += w * exp(-0.5 * d * d)
+            }
+        }
+        // Peaks, top to bottom; neighbours not separated by a valley (the profile between them
+        // stays above 60% of the lower one) or closer than h/2 are one line, at the higher peak.
+        let top = profile.max() ?? 0
+        var peaks: [Int] = []
+        for b in profile.indices where profile[b] >= 0.08 * top && profile[b] > 0
+            && (b == 0 || profile[b] >= profile[b - 1]) && (b == bins - 1 || profile[b] > profile[b + 1]) {
+            if let last = peaks.last {
+                let valley = profile[last...b].min()!
+                if valley > 0.85 * min(profile[last], profile[b]) || Double(b - last) * bin < 0.5 * h {
+                    if profile[b] > profile[last] { peaks[peaks.count - 1] = b }
+                    continue
+                }
+            }
+            peaks.append(b)
+        }
+        let centers = peaks.map { lo + Double($0) * bin }
+        guard centers.count <= maxLines else { throw .invalidInk(.tooManyLines(limit: maxLines)) }
+        // Centre lines y = a + slope * (x - x0), fitted a few times.
+        let x0 = (xs.min()! + xs.max()!) / 2
+        var fits = centers.map { (a: $0, slope: 0.0) }
+        var member = [Int](repeating: 0, count: strokes.count)
+        var rounds = 0
+        repeat {
+        for _ in 0..<6 {
+            for k in strokes.indices {
+                var best = 0, bestD = Double.infinity
+                for (l, f) in fits.enumerated() {
+                    let d = abs(ys[k] - (f.a + f.slope * (xs[k] - x0)))
+                    if d < bestD { (best, bestD) = (l, d) }
+                }
+                member[k] = best
+            }
+            var next: [(a: Double, slope: Double)] = []
+            var remap = [Int](repeating: -1, count: fits.count)
+            for l in fits.indices {
+                let ks = strokes.indices.filter { member[$0] == l }
+                guard !ks.isEmpty else { continue }
+                let sw = ks.reduce(0) { $0 + weights[$1] }
+                let mx = ks.reduce(0) { $0 + weights[$1] * xs[$1] } / sw
+                let my = ks.reduce(0) { $0 + weights[$1] * ys[$1] } / sw
+                var sxx = 0.0, sxy = 0.0
+                for k in ks { sxx += weights[k] * (xs[k] - mx) * (xs[k] - mx); sxy += weights[k] * (xs[k] - mx) * (ys[k] - my) }
+                let span = ks.map { xs[$0] }.max()! - ks.map { xs[$0] }.min()!
+                let slope = span < 3 * h || sxx <= 0 ? 0 : min(max(sxy / sxx, -0.035), 0.035)
+                remap[l] = next.count
+                next.append((my - slope * (mx - x0), slope))
+            }
+            for k in member.indices { member[k] = remap[member[k]] }
+            fits = next
+        }
+        // A line whose strokes lie in two bands with nothing between them (a short line right under
+        // a long one, whose profile peak the long one hid) is two lines: split it and fit again.
+        var split = false
+        for l in fits.indices {
+            let ks = strokes.indices.filter { member[$0] == l }
+            let residuals = ks.map { (k: $0, r: ys[$0] - (fits[l].a + fits[l].slope * (xs[$0] - x0))) }.sorted { $0.r < $1.r }
+            guard residuals.count >= 6 else { continue }
+            var cut: (index: Int, gap: Double)? = nil
+            for j in 3..<(residuals.count - 2) {  // at least 3 strokes on either side
+                let gap = residuals[j].r - residuals[j - 1].r
+                if gap >= 0.8 * h, cut == nil || gap > cut!.gap { cut = (j, gap) }
+            }
+            guard let cut else { continue }
+            let lower = residuals[cut.index...].map(\.k)
+            let meanY = lower.reduce(0) { $0 + ys[$1] } / Double(lower.count)
+            let meanX = lower.reduce(0) { $0 + xs[$1] } / Double(lower.count)
+            fits.append((meanY - fits[l].slope * (meanX - x0), fits[l].slope))
+            for k in lower { member[k] = fits.count - 1 }
+            split = true
+        }
+        rounds += 1
+        guard fits.count <= maxLines else { throw .invalidInk(.tooManyLines(limit: maxLines)) }
+        if !split { break }
+        } while rounds < 8
+        var lines: [LineBuilder] = []
+        for (k, i) in strokes.enumerated() {
+            let l = member[k]
+            while lines.count <= l { lines.append(LineBuilder()) }
+            lines[l].add(i, frame[i]!)
+        }
+        return lines.filter { !$0.strokes.isEmpty }
     }
 
     /// The line that `f` belongs to: the one whose predicted centre is inside the stroke's vertical
@@ -296,6 +379,14 @@ struct LineBuilder: Sendable {
         centers = [(f.centerX, f.centerY)]
         minX = f.minX
         maxX = f.maxX
+    }
+
+    /// An empty line (strokes are added with ``add(_:_:)``).
+    init() {
+        strokes = []
+        centers = []
+        minX = .infinity
+        maxX = -.infinity
     }
 
     /// Adds a body stroke. Strokes come in nearly increasing x, so keeping `centers` sorted costs
