@@ -10,7 +10,7 @@ import Darwin
 struct Models: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List, download, delete and inspect recognition models.",
-        subcommands: [List.self, Download.self, Delete.self, Status.self],
+        subcommands: [List.self, Download.self, Delete.self, Status.self, Export.self],
         defaultSubcommand: List.self
     )
 
@@ -100,6 +100,71 @@ struct Models: AsyncParsableCommand {
                     print("\(m.model.modelIdentifier.languageTag)  v\(m.version)  \(byteCount(m.sizeInBytes))  \(m.modelDirectory.path)")
                 }
             } catch let e as ExitCode {
+                throw e
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+}
+
+extension Models {
+    /// Writes a repository with only the chosen models: for an app's bundle (`ModelRepository.bundle`).
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a model repository with only the chosen models, for an app to bundle.",
+            discussion: """
+            Installs each model from the repository (verified), then copies its files and a manifest that \
+            lists only these models into the output directory: copy that directory into your app's \
+            resources as Models/ and use ModelRepository.bundle(.main) (ModelManager.shared does).
+            """)
+        @OptionGroup var options: ModelOptions
+        @Option(name: .long, parsing: .upToNextOption, help: "Models to export, as language tags or identifiers (one or more).")
+        var models: [String]
+        @Option(name: .shortAndLong, help: "The directory to write (created; must be empty or missing).")
+        var output: String
+
+        func validate() throws {
+            if models.isEmpty { throw ValidationError("give --models with at least one language tag") }
+        }
+
+        func run() async throws {
+            do {
+                let manager = try options.manager()
+                let manifest = try await manager.fetchManifest()
+                let out = URL(fileURLWithPath: output, isDirectory: true)
+                let fm = FileManager.default
+                if let existing = try? fm.contentsOfDirectory(atPath: out.path), !existing.isEmpty {
+                    throw ValidationError("\(output) is not empty")
+                }
+                try fm.createDirectory(at: out, withIntermediateDirectories: true)
+                var entries: [ModelManifest.Model] = []
+                for tag in models {
+                    guard let id = try DigitalInkRecognitionModelIdentifier.from(languageTag: tag, in: manifest),
+                          let entry = manifest.model(for: id) else {
+                        throw ValidationError("no model for \"\(tag)\" in \(manager.repository)")
+                    }
+                    guard !entries.contains(where: { $0.identifier == id }) else { continue }
+                    let installed = try await manager.download(entry.model).wait()
+                    // The installed version directory has the repository's layout.
+                    guard let config = entry.configFile else { throw ValidationError("\(id) lists no config.json") }
+                    var root = installed.modelDirectory.appendingPathComponent("config.json")
+                    for _ in config.path.split(separator: "/") { root.deleteLastPathComponent() }
+                    for file in entry.files {
+                        let target = out.appendingPathComponent(file.path)
+                        try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                        if !fm.fileExists(atPath: target.path) {
+                            try fm.copyItem(at: root.appendingPathComponent(file.path), to: target)
+                        }
+                    }
+                    entries.append(entry)
+                    print("exported \(id.languageTag) \(entry.version)")
+                }
+                try ModelManifest(models: entries).encoded().write(to: out.appendingPathComponent(ModelManifest.fileName))
+                print("wrote \(out.path) (\(entries.count) model\(entries.count == 1 ? "" : "s"))")
+            } catch let e as ExitCode {
+                throw e
+            } catch let e as ValidationError {
                 throw e
             } catch {
                 throw fail(error)

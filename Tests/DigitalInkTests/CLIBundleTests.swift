@@ -50,4 +50,23 @@ struct CLIBundleTests {
         p.waitUntilExit()
         #expect(text.hasPrefix("repository: repository at \(Fixtures.modelsDirectory.path)"), "\(text)")
     }
+
+    @Test("models export writes a repository with only the chosen models, from which a manager installs and reads")
+    func export() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("Models")
+        let r = try CLI.run(["models", "export", "--models", "en", "--output", out.path, "--storage", dir.appendingPathComponent("store").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let manifest = try ModelManifest(contentsOf: out.appendingPathComponent("manifest.json"))
+        #expect(manifest.models.map(\.identifier.languageTag) == ["en-US"])
+        let manager = ModelManager(repository: .directory(out), storageDirectory: dir.appendingPathComponent("app-store"))
+        let model = DigitalInkRecognitionModel(modelIdentifier: try #require(try await manager.modelIdentifier(forLanguageTag: "en")))
+        _ = try await manager.download(model).wait()
+        let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(model: model, modelManager: manager))
+        #expect(try await recognizer.recognize(try sample("hello.json").ink).best?.text == "hello")
+        // A second export into the same (now not empty) directory is refused.
+        let again = try CLI.run(["models", "export", "--models", "en", "--output", out.path, "--storage", dir.appendingPathComponent("store").path])
+        #expect(again.status != 0 && again.stderr.contains("not empty"), "\(again.stderr)")
+    }
 }

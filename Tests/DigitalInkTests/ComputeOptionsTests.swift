@@ -30,3 +30,15 @@ struct ComputeOptionsTests {
         }
     }
 }
+
+@Suite("ModelDownloadProgress")
+struct ModelDownloadProgressTests {
+    @Test("prints as one line")
+    func description() throws {
+        let model = DigitalInkRecognitionModel(modelIdentifier: try DigitalInkRecognitionModelIdentifier(languageTag: "en-US"))
+        #expect("\(ModelDownloadProgress(model: model, phase: .fetchingManifest))" == "en-US: reading the manifest")
+        #expect("\(ModelDownloadProgress(model: model, phase: .downloading, version: "1.3.0", completedBytes: 42, totalBytes: 100))"
+            == "en-US 1.3.0: downloading 42%")
+        #expect("\(ModelDownloadProgress(model: model, phase: .installed, version: "1.3.0"))" == "en-US 1.3.0: installed")
+    }
+}

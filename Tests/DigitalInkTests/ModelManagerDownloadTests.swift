@@ -56,6 +56,7 @@ struct ModelManagerDownloadTests {
         let notes = recorder.notifications
         #expect(notes.map(\.name) == [.digitalInkModelDownloadDidSucceed])
         #expect(notes.first?.userInfo?[ModelDownloadUserInfoKey.model.rawValue] as? DigitalInkRecognitionModel == model)
+        #expect(notes.first?.userInfo?["MLKModelDownloadUserInfoKeyRemoteModel"] as? DigitalInkRecognitionModel == model)
         #expect(notes.first?.object as? ModelManager === manager)
     }
 
@@ -97,6 +98,8 @@ struct ModelManagerDownloadTests {
         #expect(failures.count == 2)
         #expect(failures.last?.userInfo?[ModelDownloadUserInfoKey.error.rawValue] as? DigitalInkError == result.failure)
         #expect(failures.last?.userInfo?[ModelDownloadUserInfoKey.model.rawValue] as? DigitalInkRecognitionModel == fixture.model)
+        #expect(failures.last?.userInfo?["MLKModelDownloadUserInfoKeyError"] as? DigitalInkError == result.failure)
+        #expect(failures.last?.userInfo?["MLKModelDownloadUserInfoKeyRemoteModel"] as? DigitalInkRecognitionModel == fixture.model)
 
         // A missing manifest.
         fixture.server.removeFile("manifest.json")

@@ -25,7 +25,7 @@ struct ModelManagerIdentifierTests {
         #expect(shapes.scriptSubtag == "Zsym")
         #expect(shapes.privateUseSubtag == "shapes")
         #expect(!shapes.isTextModel)
-        #expect(Identifier.emoji.languageTag == "zxx-Zsym-x-emoji")
+        #expect(Identifier.emoji.languageTag == "zxx-Zsye-x-emoji")  // ML Kit's identifier
         #expect(Identifier.autodraw.languageTag == "zxx-Zsym-x-autodraw")
 
         #expect(try Identifier(languageTag: "de-CH-1901").languageTag == "de-CH-1901")
@@ -62,6 +62,7 @@ struct ModelManagerIdentifierTests {
         return ModelManifest(models: [
             model("en-US", ["en"]), model("en-IN"), model("fr-FR"), model("sr-Cyrl", ["sr"]), model("sr-Latn"),
             model("zh-Hans-CN"), model("zh-Hant-TW"), model("he"), model("zxx-Zsym-x-shapes"),
+            model("es-ES", ["es"]), model("es-MX"), model("ar"), model("nb"), model("ms"),
         ])
     }()
 
@@ -70,13 +71,21 @@ struct ModelManagerIdentifierTests {
         ("en-Latn-IN", "en-IN"), ("fr", "fr-FR"), ("fr-CA", "fr-FR"), ("sr", "sr-Cyrl"), ("sr-Latn-RS", "sr-Latn"),
         ("zh-TW", "zh-Hant-TW"), ("zh-Hant", "zh-Hant-TW"), ("zh-Hans", "zh-Hans-CN"), ("iw-IL", "he"),
         ("zxx-Zsym-x-shapes", "zxx-Zsym-x-shapes"),
+        // Implicit scripts.
+        ("zh", "zh-Hans-CN"), ("zh-CN", "zh-Hans-CN"), ("zh-SG", "zh-Hans-CN"), ("zh-HK", "zh-Hant-TW"),
+        ("zh-MO", "zh-Hant-TW"), ("sr-RS", "sr-Cyrl"), ("sr-ME", "sr-Latn"),
+        // Macrolanguages and their individual languages.
+        ("cmn", "zh-Hans-CN"), ("cmn-TW", "zh-Hant-TW"), ("cmn-Hant", "zh-Hant-TW"), ("arb", "ar"), ("ar-EG", "ar"),
+        ("no", "nb"), ("nob-NO", "nb"), ("zsm", "ms"),
+        // Region containment.
+        ("es-419", "es-MX"), ("es", "es-ES"), ("es-ES", "es-ES"), ("es-US", "es-ES"),
     ])
     func findsTheBestModel(_ tag: String, _ expected: String) throws {
         let found = try Identifier.from(languageTag: tag, in: Self.manifest)
         #expect(found?.languageTag == expected)
     }
 
-    @Test(arguments: ["de", "de-DE", "zxx-Zsym-x-emoji", "zxx", "sr-Arab", "zh-Latn"])
+    @Test(arguments: ["de", "de-DE", "zxx-Zsye-x-emoji", "zxx", "sr-Arab", "zh-Latn", "yue", "fil", "cmn-Latn"])
     func unknownLanguagesGiveNil(_ tag: String) throws {
         #expect(try Identifier.from(languageTag: tag, in: Self.manifest) == nil)
     }
@@ -85,13 +94,18 @@ struct ModelManagerIdentifierTests {
         #expect(throws: DigitalInkError.self) { try Identifier.from(languageTag: "en--", in: Self.manifest) }
     }
 
-    @Test func embeddedRepositoryIsThePackagesModelsDirectory() {
-        guard ProcessInfo.processInfo.environment[ModelRepository.environmentVariable] == nil else { return }
+    @Test("the embedded repository is the main bundle's Models folder, never the source tree")
+    func embeddedRepositoryIsTheAppsBundle() throws {
         let directory = ModelRepository.embedded.baseURL
-        #expect(directory.lastPathComponent == "Models")
-        let packageManifest = directory.deletingLastPathComponent().appendingPathComponent("Package.swift")
-        #expect(FileManager.default.fileExists(atPath: packageManifest.path))
+        #expect(directory == (Bundle.main.resourceURL ?? Bundle.main.bundleURL).appendingPathComponent("Models", isDirectory: true))
         #expect(ModelRepository.embedded.isLocal)
+        // The test runner bundles no models: nothing is found, nothing crashes.
+        if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("manifest.json").path) {
+            #expect(try Identifier.from(languageTag: "en-US") == nil)
+            #expect(Identifier.allModelIdentifiers().isEmpty)
+        }
+        let module = ModelRepository.bundle(Bundle.module, subdirectory: "Fixtures")
+        #expect(module.baseURL.lastPathComponent == "Fixtures" && module.isLocal)
         #expect(!ModelRepository.remote(URL(string: "https://example.invalid/models")!).isLocal)
         #expect(ModelRepository.remote(URL(string: "https://example.invalid/models")!).url(forPath: "en-US/lm.bin").absoluteString
             == "https://example.invalid/models/en-US/lm.bin")
@@ -104,13 +118,12 @@ struct ModelManagerIdentifierTests {
         #expect(model.description == "en-US")
     }
 
-    @Test func embeddedManifestMatchingAndAllIdentifiers() throws {
-        #expect(try Identifier.from(languageTag: "en-GB")?.languageTag == "en-US")
-        #expect(try Identifier.from(languageTag: "en")?.languageTag == "en-US")
-        #expect(try Identifier.from(languageTag: "ja") == nil)
-        let all = Identifier.allModelIdentifiers()
-        #expect(all.contains(.shapes))
-        #expect(all.contains(try Identifier(languageTag: "en-US")))
+    @Test func shippedManifestMatching() throws {
+        let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
+        #expect(try Identifier.from(languageTag: "en-GB", in: shipped)?.languageTag == "en-US")
+        #expect(try Identifier.from(languageTag: "en", in: shipped)?.languageTag == "en-US")
+        #expect(try Identifier.from(languageTag: "ja", in: shipped) == nil)
+        #expect(try Identifier.from(languageTag: "zxx-Zsym-x-shapes", in: shipped) == .shapes)
     }
 
     @Test func defaultStorageFollowsXDGCacheHome() {

@@ -116,7 +116,7 @@ struct RecognizerTests {
     @Test("a model that is not downloaded is a typed error")
     func notDownloaded() async throws {
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("empty-store-\(UUID().uuidString)")
-        let manager = ModelManager(repository: .embedded, storageDirectory: storage)
+        let manager = ModelManager(repository: .directory(Fixtures.modelsDirectory), storageDirectory: storage)
         let model = DigitalInkRecognitionModel(modelIdentifier: try DigitalInkRecognitionModelIdentifier(languageTag: "en-US"))
         let r = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(model: model, modelManager: manager))
         await #expect(throws: DigitalInkError.modelNotDownloaded(identifier: "en-US")) {
@@ -149,7 +149,7 @@ struct ManagedModelTests {
     func embedded() async throws {
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
-        try await expectWorks(ModelManager(repository: .embedded, storageDirectory: storage))
+        try await expectWorks(ModelManager(repository: .directory(Fixtures.modelsDirectory), storageDirectory: storage))
     }
 
     @Test("from an HTTP repository on 127.0.0.1 serving Models/")

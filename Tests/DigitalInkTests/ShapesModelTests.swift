@@ -77,7 +77,7 @@ struct ShapesModelTests {
     /// A recognizer for the shapes model installed by a `ModelManager` from the embedded repository.
     static func managedRecognizer(maxResults: Int = 10) async throws -> (DigitalInkRecognizer, URL) {
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("shapes-store-\(UUID().uuidString)")
-        let manager = ModelManager(repository: .embedded, storageDirectory: storage)
+        let manager = ModelManager(repository: .directory(Fixtures.modelsDirectory), storageDirectory: storage)
         let id = try #require(try DigitalInkRecognitionModelIdentifier.from(languageTag: "zxx-Zsym-x-shapes", in: try await manager.fetchManifest()))
         #expect(id == .shapes)
         let model = DigitalInkRecognitionModel(modelIdentifier: id)

@@ -1,5 +1,5 @@
 /// One progress event of a model download (see ``ModelDownload``).
-public struct ModelDownloadProgress: Sendable, Hashable {
+public struct ModelDownloadProgress: Sendable, Hashable, CustomStringConvertible {
     /// The stage a download is in.
     public enum Phase: Sendable, Hashable {
         /// Reading the repository's manifest.
@@ -45,6 +45,19 @@ public struct ModelDownloadProgress: Sendable, Hashable {
         self.completedFiles = completedFiles
         self.totalFiles = totalFiles
         self.currentFile = currentFile
+    }
+
+    /// One line for people: `en-US 1.3.0: downloading 42%`, `en-US: reading the manifest`,
+    /// `en-US 1.3.0: installed`.
+    public var description: String {
+        let name = model.modelIdentifier.languageTag + (version.map { " \($0)" } ?? "")
+        switch phase {
+        case .fetchingManifest: return "\(name): reading the manifest"
+        case .downloading: return "\(name): downloading \(Int((fractionCompleted * 100).rounded(.down)))%"
+        case .verifying: return "\(name): verifying \(currentFile ?? "files")"
+        case .installing: return "\(name): installing"
+        case .installed: return "\(name): installed"
+        }
     }
 
     /// `completedBytes / totalBytes` between 0 and 1; 1 once installed.

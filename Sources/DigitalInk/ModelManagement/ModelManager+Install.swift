@@ -18,12 +18,15 @@ extension ModelManager {
         case .success:
             notificationCenter.post(
                 name: .digitalInkModelDownloadDidSucceed, object: self,
-                userInfo: [ModelDownloadUserInfoKey.model.rawValue: operation.model])
+                userInfo: [ModelDownloadUserInfoKey.model.rawValue: operation.model,
+                           ModelDownloadUserInfoKey.remoteModel.rawValue: operation.model])
         case .failure(let error):
             notificationCenter.post(
                 name: .digitalInkModelDownloadDidFail, object: self,
                 userInfo: [ModelDownloadUserInfoKey.model.rawValue: operation.model,
-                           ModelDownloadUserInfoKey.error.rawValue: error])
+                           ModelDownloadUserInfoKey.error.rawValue: error,
+                           ModelDownloadUserInfoKey.remoteModel.rawValue: operation.model,
+                           ModelDownloadUserInfoKey.mlKitError.rawValue: error])
         }
         operation.finish(result)
     }

@@ -47,7 +47,7 @@ public struct ModelManifest: Sendable, Hashable, Codable {
         public static let text = Kind(rawValue: "text")
         /// Geometric shapes (`zxx-Zsym-x-shapes`).
         public static let shapes = Kind(rawValue: "shapes")
-        /// Emoji (`zxx-Zsym-x-emoji`).
+        /// Emoji (`zxx-Zsye-x-emoji`).
         public static let emoji = Kind(rawValue: "emoji")
         /// Sketches (`zxx-Zsym-x-autodraw`).
         public static let autodraw = Kind(rawValue: "autodraw")

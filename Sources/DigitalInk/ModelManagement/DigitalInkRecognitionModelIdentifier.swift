@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Text models are named by language, optionally with script and region (`en-US`, `sr-Latn`,
 /// `zh-Hant-TW`). Models that do not recognize text use the private-use form ML Kit uses:
-/// `zxx-Zsym-x-shapes`, `zxx-Zsym-x-emoji`, `zxx-Zsym-x-autodraw`.
+/// `zxx-Zsym-x-shapes`, `zxx-Zsye-x-emoji`, `zxx-Zsym-x-autodraw`.
 ///
 /// The tag is kept in canonical case: language lower case, script title case, region upper case,
 /// everything else lower case. Two identifiers are equal when their canonical tags are equal.
@@ -130,8 +130,8 @@ public struct DigitalInkRecognitionModelIdentifier: Sendable, Hashable, Comparab
 
     /// The shape recognition model, `zxx-Zsym-x-shapes`.
     public static let shapes = DigitalInkRecognitionModelIdentifier(wellFormed: "zxx-Zsym-x-shapes")
-    /// The emoji recognition model, `zxx-Zsym-x-emoji`.
-    public static let emoji = DigitalInkRecognitionModelIdentifier(wellFormed: "zxx-Zsym-x-emoji")
+    /// The emoji recognition model, `zxx-Zsye-x-emoji` (ML Kit's: script Zsye, emoji symbols).
+    public static let emoji = DigitalInkRecognitionModelIdentifier(wellFormed: "zxx-Zsye-x-emoji")
     /// The AutoDraw (sketch) recognition model, `zxx-Zsym-x-autodraw`.
     public static let autodraw = DigitalInkRecognitionModelIdentifier(wellFormed: "zxx-Zsym-x-autodraw")
 
@@ -165,14 +165,20 @@ public struct DigitalInkRecognitionModelIdentifier: Sendable, Hashable, Comparab
 
     // MARK: Finding models
 
-    /// The identifier of the model in the embedded repository (``ModelRepository/embedded``) that
-    /// best serves `languageTag`, or nil when no model fits.
+    /// The identifier of the model among those the app bundles (``ModelRepository/embedded``) that
+    /// best serves `languageTag`, or nil when no model fits (or the app bundles none).
     ///
     /// Matching is best-effort: an exact identifier or alias wins; otherwise a model of the same
     /// language (and the same script, when the tag names one) is chosen, preferring the same
     /// region and then the language's default model. `en-GB` and `en` find `en-US` when there is
-    /// no British model. Private-use tags (`zxx-Zsym-x-shapes`) match only exactly. Obsolete
-    /// language codes (`iw`, `in`, `ji`, `jw`, `mo`) match their current ones.
+    /// no British model, and `fr-CA` finds `fr` when there is no Canadian one. Private-use tags
+    /// (`zxx-Zsym-x-shapes`) match only exactly. Obsolete language codes (`iw`, `in`, `ji`, `jw`,
+    /// `mo`, `tl`) and the individual languages of macrolanguages (`cmn` → `zh`, `arb` → `ar`,
+    /// `zsm` → `ms`, `nob` and `no` → `nb`, …) match the models of the language they belong to.
+    /// A tag's implicit script counts: `zh-TW`, `zh-HK` and `zh-MO` are Traditional (`Hant`),
+    /// `zh`, `zh-CN` and `zh-SG` Simplified (`Hans`), `sr` Cyrillic; `sr-Latn` asks for Latin.
+    /// A region that contains others matches them: `es-419` prefers a Latin-American Spanish
+    /// model (`es-MX`) to `es-ES`.
     ///
     /// For a remote repository use ``ModelManager/modelIdentifier(forLanguageTag:)``.
     ///
@@ -196,17 +202,54 @@ public struct DigitalInkRecognitionModelIdentifier: Sendable, Hashable, Comparab
         bestMatch(for: try DigitalInkRecognitionModelIdentifier(languageTag: languageTag), in: manifest)
     }
 
-    /// The identifiers of every model in the embedded repository (``ModelRepository/embedded``);
+    /// The identifiers of every model the app bundles (``ModelRepository/embedded``);
     /// empty when it has no manifest or the manifest cannot be read.
     public static func allModelIdentifiers() -> Set<DigitalInkRecognitionModelIdentifier> {
         guard let manifest = try? ModelRepository.embedded.localManifestIfPresent() else { return [] }
         return Set(manifest.models.map(\.identifier))
     }
 
-    /// Obsolete ISO 639 codes still sent by some systems, mapped to their current codes.
-    private static let legacyLanguages = ["iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"]
+    /// Obsolete ISO 639 codes still sent by some systems, and individual languages of
+    /// macrolanguages (ISO 639-3), mapped to the code the models use.
+    private static let legacyLanguages = [
+        "iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro", "tl": "fil",
+        "cmn": "zh", "arb": "ar", "zsm": "ms", "nob": "nb", "no": "nb", "swh": "sw", "pes": "fa",
+        "ekk": "et", "lvs": "lv", "khk": "mn", "uzn": "uz", "azj": "az", "plt": "mg", "gug": "gn",
+        "ydd": "yi", "npi": "ne", "ory": "or", "pbu": "ps", "prs": "fa", "quz": "qu",
+    ]
 
     private var matchingLanguage: String { Self.legacyLanguages[languageSubtag] ?? languageSubtag }
+
+    /// The script a tag implies when it names none (CLDR's likely subtags, for the languages
+    /// written in more than one script): nil where the script does not matter for matching.
+    private var impliedScript: String? {
+        if let scriptSubtag { return scriptSubtag }
+        switch (matchingLanguage, regionSubtag) {
+        case ("zh", "TW"?), ("zh", "HK"?), ("zh", "MO"?): return "Hant"
+        case ("zh", _): return "Hans"
+        case ("sr", "ME"?): return "Latn"
+        case ("sr", _): return "Cyrl"
+        case ("uz", "AF"?): return "Arab"
+        case ("uz", _): return "Latn"
+        case ("az", "IR"?): return "Arab"
+        case ("az", _): return "Latn"
+        case ("pa", "PK"?): return "Arab"
+        case ("pa", _): return "Guru"
+        case ("ms", _), ("bs", _), ("hr", _), ("sh", _): return "Latn"
+        default: return nil
+        }
+    }
+
+    /// UN M.49 macro-regions and the countries they contain, for matching `es-419` and the like.
+    private static let regionContainment: [String: Set<String>] = [
+        "419": ["AR", "BO", "BR", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PR",
+                "PY", "SV", "UY", "VE", "BZ", "HT", "JM", "TT", "BS", "BB", "GY", "SR"],
+        "150": ["AD", "AT", "BE", "BG", "CH", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GB", "GR", "HR",
+                "HU", "IE", "IS", "IT", "LI", "LT", "LU", "LV", "MC", "MT", "NL", "NO", "PL", "PT", "RO", "SE",
+                "SI", "SK", "SM", "VA", "AL", "BA", "BY", "MD", "ME", "MK", "RS", "RU", "UA"],
+        "021": ["US", "CA", "MX", "BM", "GL", "PM"],
+        "001": [],  // the world: contains every region
+    ]
 
     /// The best model for `requested` among the models of `manifest`.
     static func bestMatch(
@@ -246,12 +289,16 @@ public struct DigitalInkRecognitionModelIdentifier: Sendable, Hashable, Comparab
             privateUseSubtag == requested.privateUseSubtag
         else { return nil }
         var score = 0
-        if let wanted = requested.scriptSubtag, let script = scriptSubtag {
+        if let wanted = requested.impliedScript, let script = impliedScript {
             guard wanted == script else { return nil }
-            score += 4
+            score += 8
         }
-        if let wanted = requested.regionSubtag, wanted == regionSubtag {
-            score += 2
+        if let wanted = requested.regionSubtag, let region = regionSubtag {
+            if wanted == region {
+                score += 4
+            } else if wanted == "001" || Self.regionContainment[wanted]?.contains(region) == true {
+                score += 2
+            }
         }
         return score
     }

@@ -6,13 +6,13 @@ import FoundationNetworking
 
 /// Downloads, verifies, lists and deletes recognition models, as ML Kit's `ModelManager`.
 ///
-/// Models come from a ``ModelRepository`` (the project's embedded `Models/` directory by
-/// default, a directory an app ships, or an HTTP(S) server) and are installed in a storage
-/// directory that the app controls.
+/// Models come from a ``ModelRepository`` (by default the models an app bundles in `Models/` of
+/// its main bundle; or `DigitalInkModels.repository`, a directory, or an HTTP(S) server) and are
+/// installed in a storage directory that the app controls.
 ///
 /// ```swift
 /// let manager = ModelManager.shared
-/// guard let id = try DigitalInkRecognitionModelIdentifier.from(languageTag: "en-US") else { return }
+/// guard let id = try await manager.modelIdentifier(forLanguageTag: "en-US") else { return }
 /// let model = DigitalInkRecognitionModel(modelIdentifier: id)
 /// if !manager.isModelDownloaded(model) {
 ///     try await manager.download(model).wait()
@@ -37,7 +37,8 @@ import FoundationNetworking
 /// All methods may be called from any thread or task. One storage directory should be used by
 /// one process at a time.
 public final class ModelManager: Sendable {
-    /// The manager for the embedded repository and the default storage directory.
+    /// The manager for the models the app bundles (``ModelRepository/embedded``: `Models/` in the
+    /// main bundle) and the default storage directory.
     public static let shared = ModelManager()
 
     /// The same as ``shared``.

@@ -15,9 +15,18 @@ extension Notification.Name {
 
 /// Keys of the `userInfo` of ``Foundation/NSNotification/Name/digitalInkModelDownloadDidSucceed`` and
 /// ``Foundation/NSNotification/Name/digitalInkModelDownloadDidFail``. Use the `rawValue` as the key.
-public enum ModelDownloadUserInfoKey: String, Sendable {
+///
+/// Each value is posted under two keys: this library's (`model`, `error`) and ML Kit's names
+/// (`remoteModel`, `mlKitError`, whose raw values are ML Kit's constant names
+/// `MLKModelDownloadUserInfoKeyRemoteModel` and `MLKModelDownloadUserInfoKeyError`), so that code
+/// ported from ML Kit finds what it looks for.
+public enum ModelDownloadUserInfoKey: String, Sendable, CaseIterable {
     /// The ``DigitalInkRecognitionModel`` that was downloaded.
     case model
     /// The ``DigitalInkError`` the download failed with.
     case error
+    /// ML Kit's key for the model (`ModelDownloadUserInfoKey.remoteModel` there).
+    case remoteModel = "MLKModelDownloadUserInfoKeyRemoteModel"
+    /// ML Kit's key for the error (`ModelDownloadUserInfoKey.error` there).
+    case mlKitError = "MLKModelDownloadUserInfoKeyError"
 }

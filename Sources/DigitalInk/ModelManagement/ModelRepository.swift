@@ -3,37 +3,40 @@ import Foundation
 /// Where ``ModelManager`` gets models from: a directory or an HTTP(S) base URL holding
 /// `manifest.json` (see ``ModelManifest``) and the model files at the paths it lists.
 ///
-/// - ``embedded``: the project's own `Models/` directory, so that the command-line tool and a first
-///   program work without a server.
-/// - ``directory(_:)``: any local directory, for example models an app ships as package or bundle
-///   resources: `.directory(Bundle.module.url(forResource: "Models", withExtension: nil)!)`.
+/// - ``embedded``: the models an app bundles, `Models/` in its main bundle's resources (the default
+///   of ``ModelManager/shared``). Copy them there with `inkrec models export --language en-US
+///   --output MyApp/Resources/Models`: only the models you choose, with their manifest.
+/// - ``bundle(_:subdirectory:)``: the same in any bundle, for example a SwiftPM target's own
+///   resources: `.bundle(.module)` for a target that declares `resources: [.copy("Models")]`.
+/// - ``directory(_:)``: any local directory. The `DigitalInkModels` product of this package is one:
+///   `DigitalInkModels.repository` holds every shipped model.
 /// - ``remote(_:)``: any HTTP(S) base URL serving the same layout; a static file server is enough.
 ///   Servers that honour `Range` requests let interrupted downloads resume.
+///
+/// The library never looks at its own source tree or at environment variables to find models.
 public enum ModelRepository: Sendable, Hashable, CustomStringConvertible {
-    /// The package's `Models/` directory: the path in the environment variable
-    /// `DIGITALINK_MODELS` when it is set, otherwise `<package root>/Models` next to the sources
-    /// this library was built from.
+    /// The models bundled with the app: `Models/` in the main bundle's resources
+    /// (``embeddedDirectory``).
     case embedded
     /// A local directory with `manifest.json` at its top.
     case directory(URL)
     /// An HTTP or HTTPS base URL; `<base>/manifest.json` is the manifest.
     case remote(URL)
 
-    /// The environment variable that overrides where ``embedded`` looks.
-    public static let environmentVariable = "DIGITALINK_MODELS"
-
-    /// The directory ``embedded`` stands for (it need not exist).
+    /// The directory ``embedded`` stands for: `Models` in `Bundle.main`'s resources (it need not
+    /// exist).
     public static var embeddedDirectory: URL {
-        if let path = ProcessInfo.processInfo.environment[environmentVariable], !path.isEmpty {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        // This file is <root>/Sources/DigitalInk/Models/ModelRepository.swift.
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // Models
-            .deletingLastPathComponent()  // DigitalInk
-            .deletingLastPathComponent()  // Sources
-            .deletingLastPathComponent()  // package root
-            .appendingPathComponent("Models", isDirectory: true)
+        bundleDirectory(.main, subdirectory: "Models")
+    }
+
+    /// A repository in `bundle`'s resources: the directory `subdirectory` (default `Models`) that
+    /// holds `manifest.json` and the model folders.
+    public static func bundle(_ bundle: Bundle, subdirectory: String = "Models") -> ModelRepository {
+        .directory(bundleDirectory(bundle, subdirectory: subdirectory))
+    }
+
+    private static func bundleDirectory(_ bundle: Bundle, subdirectory: String) -> URL {
+        (bundle.resourceURL ?? bundle.bundleURL).appendingPathComponent(subdirectory, isDirectory: true)
     }
 
     /// The repository's base: a directory URL for local repositories, the HTTP(S) URL otherwise.
@@ -64,7 +67,7 @@ public enum ModelRepository: Sendable, Hashable, CustomStringConvertible {
     /// The repository's kind and location.
     public var description: String {
         switch self {
-        case .embedded: return "embedded repository at \(baseURL.path)"
+        case .embedded: return "bundled models at \(baseURL.path)"
         case .directory(let url): return "repository at \(url.path)"
         case .remote(let url): return "repository at \(url.absoluteString)"
         }
