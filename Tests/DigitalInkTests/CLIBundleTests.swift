@@ -7,7 +7,7 @@ import Testing
 @Suite("inkrec's built-in models", .serialized)
 struct CLIBundleTests {
     @Test("a copy of inkrec with its resource bundles installs from the bundle beside it and reads a sample")
-    func copiedExecutable() throws {
+    func copiedExecutable() async throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let built = CLI.executable.deletingLastPathComponent()
@@ -25,17 +25,15 @@ struct CLIBundleTests {
         p.standardOutput = out
         p.standardError = err
         try p.run()
-        let errors = ErrorCollector(err.fileHandleForReading)
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        let stderr = errors.value()
-        #expect(p.terminationStatus == 0, "\(stderr)")
+        let run = await CLI.finish(p, out: out, err: err)
+        let (text, stderr) = (run.stdout, run.stderr)
+        #expect(run.status == 0, "\(stderr)")
         #expect(text.contains("hello.json: hello"), "\(text)")
         #expect(stderr.contains(dir.appendingPathComponent(bundle).path), "installed from elsewhere: \(stderr)")
     }
 
     @Test("DIGITALINK_MODELS points inkrec at another repository directory")
-    func override() throws {
+    func override() async throws {
         let storage = try CLI.temporaryDirectory()
         let p = Process()
         p.executableURL = CLI.executable
@@ -43,11 +41,11 @@ struct CLIBundleTests {
         var environment = ProcessInfo.processInfo.environment
         environment["DIGITALINK_MODELS"] = Fixtures.modelsDirectory.path
         p.environment = environment
-        let out = Pipe()
+        let out = Pipe(), err = Pipe()
         p.standardOutput = out
+        p.standardError = err
         try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let text = await CLI.finish(p, out: out, err: err).stdout
         #expect(text.hasPrefix("repository: repository at \(Fixtures.modelsDirectory.path)"), "\(text)")
     }
 
@@ -56,7 +54,7 @@ struct CLIBundleTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("Models")
-        let r = try CLI.run(["models", "export", "--models", "en", "--output", out.path, "--storage", dir.appendingPathComponent("store").path])
+        let r = try await CLI.run(["models", "export", "--models", "en", "--output", out.path, "--storage", dir.appendingPathComponent("store").path])
         #expect(r.status == 0, "\(r.stderr)")
         let manifest = try ModelManifest(contentsOf: out.appendingPathComponent("manifest.json"))
         #expect(manifest.models.map(\.identifier.languageTag) == ["en-US"])
@@ -66,7 +64,7 @@ struct CLIBundleTests {
         let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(model: model, modelManager: manager))
         #expect(try await recognizer.recognize(try sample("hello.json").ink).best?.text == "hello")
         // A second export into the same (now not empty) directory is refused.
-        let again = try CLI.run(["models", "export", "--models", "en", "--output", out.path, "--storage", dir.appendingPathComponent("store").path])
+        let again = try await CLI.run(["models", "export", "--models", "en", "--output", out.path, "--storage", dir.appendingPathComponent("store").path])
         #expect(again.status != 0 && again.stderr.contains("not empty"), "\(again.stderr)")
     }
 }

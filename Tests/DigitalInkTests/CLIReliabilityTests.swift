@@ -12,7 +12,7 @@ struct CLIReliabilityTests {
     }
 
     @Test("a batch of 70,000 lines (more than the old 65,536-line buffer) is answered line for line, in order")
-    func longBatch() throws {
+    func longBatch() async throws {
         let storage = try CLI.temporaryDirectory().path
         let hello = String(decoding: try sample("hello.json").jsonData(), as: UTF8.self)
         let count = 70_000
@@ -29,7 +29,7 @@ struct CLIReliabilityTests {
         }
         let file = try CLI.temporaryDirectory().appendingPathComponent("long.jsonl")
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-        let r = try CLI.run(["recognize", "--batch", file.path, "--storage", storage, "--max-results", "1"])
+        let r = try await CLI.run(["recognize", "--batch", file.path, "--storage", storage, "--max-results", "1"])
         #expect(r.status == 0, "\(r.stderr.prefix(2000))")
         let out = Self.objects(r.stdout)
         try #require(out.count == count)
@@ -45,7 +45,7 @@ struct CLIReliabilityTests {
     }
 
     @Test("options out of range are refused with a message, before any work")
-    func optionRanges() throws {
+    func optionRanges() async throws {
         let cases: [([String], String)] = [
             (["--max-results", "9223372036854775807"], "max-results"),
             (["--max-results", "100000000000"], "max-results"),
@@ -55,66 +55,66 @@ struct CLIReliabilityTests {
             (["--writing-area", "1e-30x0"], "writing-area"),
         ]
         for (arguments, flag) in cases {
-            let r = try CLI.run(["recognize", "Samples/hello.json"] + arguments)
+            let r = try await CLI.run(["recognize", "Samples/hello.json"] + arguments)
             #expect(r.status != 0 && r.stderr.contains(flag), "\(arguments): \(r.stderr)")
             #expect(r.stdout.isEmpty)
         }
     }
 
     @Test("inks that once trapped the process get an error; the files after them are still read")
-    func crashers() throws {
+    func crashers() async throws {
         let dir = try CLI.temporaryDirectory()
         let bad = dir.appendingPathComponent("bad.json")
         try Data(#"{"strokes":[[[0],[1,0]]]}"#.utf8).write(to: bad)
         try Data(#"{"strokes":[[[0,0]],[[1,0]],[[0,0],[3e38,0]]]}"#.utf8).write(to: bad)
-        let r = try CLI.run(["recognize", bad.path, "Samples/hello.json", "--writing-area", "1e-30x1e-30"])
+        let r = try await CLI.run(["recognize", bad.path, "Samples/hello.json", "--writing-area", "1e-30x1e-30"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("too long"), "\(r.stderr)")
         #expect(r.stdout.contains("Samples/hello.json:") == false)  // the writing area refuses it too
-        let again = try CLI.run(["recognize", bad.path, "Samples/hello.json"])
+        let again = try await CLI.run(["recognize", bad.path, "Samples/hello.json"])
         #expect(again.status == 1)
         #expect(again.stdout.contains("Samples/hello.json: hello"), "\(again.stdout)")
     }
 
     @Test("an ink offset by 1e9 reads as the same ink at 0 (coordinates are moved to the ink's origin before narrowing)")
-    func farOffset() throws {
+    func farOffset() async throws {
         let doc = try sample("hello.json")
         let strokes = doc.ink.strokes.map { s in
             "[" + s.points.map { "[\(1e9 + Double($0.x)),\(1e9 + Double($0.y))]" }.joined(separator: ",") + "]"
         }.joined(separator: ",")
         let file = try CLI.temporaryDirectory().appendingPathComponent("far.json")
         try Data(#"{"strokes":[\#(strokes)]}"#.utf8).write(to: file)
-        let far = try CLI.run(["recognize", file.path, "--format", "json"])
-        let near = try CLI.run(["recognize", "Samples/hello.json", "--format", "json"])
+        let far = try await CLI.run(["recognize", file.path, "--format", "json"])
+        let near = try await CLI.run(["recognize", "Samples/hello.json", "--format", "json"])
         #expect(far.status == 0, "\(far.stderr)")
         let text = { (r: InkRecRun) in ((Self.objects(r.stdout).first?["candidates"] as? [[String: Any]])?.first?["text"] as? String) }
         #expect(text(far) == "hello" && text(near) == "hello", "\(far.stdout)")
     }
 
     @Test("render draws an ink spanning the whole Float range")
-    func renderExtremes() throws {
+    func renderExtremes() async throws {
         let file = try CLI.temporaryDirectory().appendingPathComponent("wide.json")
         try Data(#"{"strokes":[[[-3e38,-3e38],[3e38,3e38]]]}"#.utf8).write(to: file)
-        let r = try CLI.run(["render", file.path])
+        let r = try await CLI.run(["render", file.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("<svg") && r.stdout.contains("<polyline") && !r.stdout.contains("inf") && !r.stdout.contains("nan"))
     }
 
     @Test("timestamps going backwards: read with a warning, or refused with --strict-timestamps")
-    func timestamps() throws {
+    func timestamps() async throws {
         var doc = try sample("hello.json")
         doc.ink.strokes[0].points[3].t = 0
         let file = try CLI.temporaryDirectory().appendingPathComponent("glitch.json")
         try doc.jsonData().write(to: file)
-        let lenient = try CLI.run(["recognize", file.path])
+        let lenient = try await CLI.run(["recognize", file.path])
         #expect(lenient.status == 0 && lenient.stdout.contains(": hello"), "\(lenient.stderr)")
         #expect(lenient.stderr.contains("warning") && lenient.stderr.contains("stroke 0 point 3"), "\(lenient.stderr)")
-        let strict = try CLI.run(["recognize", file.path, "--strict-timestamps"])
+        let strict = try await CLI.run(["recognize", file.path, "--strict-timestamps"])
         #expect(strict.status == 1 && strict.stderr.contains("timestamp"), "\(strict.stderr)")
     }
 
     @Test("six processes installing into one empty store at once wait for each other; all succeed")
-    func concurrentInstalls() throws {
+    func concurrentInstalls() async throws {
         let storage = try CLI.temporaryDirectory().appendingPathComponent("store")
         let runs = (0..<6).map { k in
             let p = Process()
@@ -128,10 +128,9 @@ struct CLIReliabilityTests {
         }
         for (p, _, _) in runs { try p.run() }
         for (p, out, err) in runs {
-            let errors = ErrorCollector(err.fileHandleForReading)
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            #expect(p.terminationStatus == 0, "\(errors.value())")
+            let run = await CLI.finish(p, out: out, err: err)
+            let text = run.stdout
+            #expect(run.status == 0, "\(run.stderr)")
             #expect(text.hasSuffix("hello.json: hello\n") || text.contains("hello.json: hello\n"), "\(text)")
         }
         let manager = ModelManager(repository: .directory(Fixtures.modelsDirectory), storageDirectory: storage)
@@ -139,19 +138,19 @@ struct CLIReliabilityTests {
     }
 
     @Test("an installed model is used, with a warning, when the repository is down or its update fails")
-    func offline() throws {
+    func offline() async throws {
         let storage = try CLI.temporaryDirectory()
         // A copy of the embedded repository (a directory repository) to install from.
         let repository = try CLI.temporaryDirectory().appendingPathComponent("Models")
         try FileManager.default.copyItem(at: Fixtures.modelsDirectory, to: repository)
-        let install = try CLI.run(["models", "download", "--repository", repository.absoluteString, "--storage", storage.path, "--language", "en-US"])
+        let install = try await CLI.run(["models", "download", "--repository", repository.absoluteString, "--storage", storage.path, "--language", "en-US"])
         #expect(install.status == 0, "\(install.stderr)")
 
         // The repository is gone.
         let fixture = try ModelTestFixture()
         let dead = fixture.server.baseURL.absoluteString
         fixture.server.stop()
-        let down = try CLI.run(["recognize", "Samples/hello.json", "--repository", dead, "--storage", storage.path])
+        let down = try await CLI.run(["recognize", "Samples/hello.json", "--repository", dead, "--storage", storage.path])
         #expect(down.status == 0, "\(down.stderr)")
         #expect(down.stdout.hasPrefix("Samples/hello.json: hello"), "\(down.stdout)")
         #expect(down.stderr.contains("warning") && down.stderr.contains("installed"), "\(down.stderr)")
@@ -168,7 +167,7 @@ struct CLIReliabilityTests {
         models[english]["files"] = files
         manifest["models"] = models
         try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
-        let broken = try CLI.run(["recognize", "Samples/hello.json", "--repository", repository.absoluteString, "--storage", storage.path])
+        let broken = try await CLI.run(["recognize", "Samples/hello.json", "--repository", repository.absoluteString, "--storage", storage.path])
         #expect(broken.status == 0, "\(broken.stderr)")
         #expect(broken.stdout.hasPrefix("Samples/hello.json: hello"), "\(broken.stdout)")
         #expect(broken.stderr.contains("warning: the update failed"), "\(broken.stderr)")

@@ -7,12 +7,12 @@ import Testing
 @Suite("inkrec with a remote repository", .serialized)
 struct CLIRepositoryTests {
     @Test("download installs from the server with progress on stderr; list shows it; a failed download keeps it")
-    func downloadListAndFailure() throws {
+    func downloadListAndFailure() async throws {
         let fixture = try ModelTestFixture()
         let repo = fixture.server.baseURL.absoluteString
         let storage = fixture.storageDirectory.path
 
-        let download = try CLI.run(["models", "download", "--repository", repo, "--storage", storage, "--language", "en"])
+        let download = try await CLI.run(["models", "download", "--repository", repo, "--storage", storage, "--language", "en"])
         #expect(download.status == 0, "\(download.stderr)")
         #expect(download.stdout.contains("installed en-US 1.0.0"), "\(download.stdout)")
         // Not a terminal: one progress line per change, ending at 100 %.
@@ -22,7 +22,7 @@ struct CLIRepositoryTests {
         #expect(fixture.server.requests(for: ModelManifest.fileName).count >= 1)
         #expect(fixture.incompleteFiles().isEmpty)
 
-        let list = try CLI.run(["models", "list", "--repository", repo, "--storage", storage])
+        let list = try await CLI.run(["models", "list", "--repository", repo, "--storage", storage])
         #expect(list.status == 0, "\(list.stderr)")
         let english = list.stdout.split(separator: "\n").first { $0.hasPrefix("en-US") }
         #expect(english?.contains("installed 1.0.0") == true, "\(list.stdout)")
@@ -32,24 +32,24 @@ struct CLIRepositoryTests {
         // The server now fails every file of fr-FR: a clear error, exit 1, and en-US still installed.
         fixture.server.setBehavior(.status(500), for: "fr-FR/config.json")
         fixture.server.setBehavior(.status(500), for: "fr-FR/lm.bin")
-        let failed = try CLI.run(["models", "download", "--repository", repo, "--storage", storage, "--language", "fr"])
+        let failed = try await CLI.run(["models", "download", "--repository", repo, "--storage", storage, "--language", "fr"])
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("500"), "\(failed.stderr)")
-        let after = try CLI.run(["models", "list", "--repository", repo, "--storage", storage])
+        let after = try await CLI.run(["models", "list", "--repository", repo, "--storage", storage])
         #expect(after.stdout.split(separator: "\n").first { $0.hasPrefix("en-US") }?.contains("installed 1.0.0") == true)
         #expect(after.stdout.split(separator: "\n").first { $0.hasPrefix("fr-FR") }?.contains("not installed") == true)
     }
 
     @Test("an unreachable repository or a repository that is not a URL is an error, not a crash")
-    func badRepositories() throws {
+    func badRepositories() async throws {
         let storage = try CLI.temporaryDirectory().path
         let fixture = try ModelTestFixture()
         let url = fixture.server.baseURL.absoluteString
         fixture.server.stop()  // nothing listens there any more
-        let unreachable = try CLI.run(["models", "list", "--repository", url, "--storage", storage])
+        let unreachable = try await CLI.run(["models", "list", "--repository", url, "--storage", storage])
         #expect(unreachable.status == 1)
         #expect(unreachable.stderr.contains("error"), "\(unreachable.stderr)")
-        let notURL = try CLI.run(["models", "list", "--repository", "no scheme here", "--storage", storage])
+        let notURL = try await CLI.run(["models", "list", "--repository", "no scheme here", "--storage", storage])
         #expect(notURL.status != 0)
         #expect(notURL.stderr.contains("not a URL"), "\(notURL.stderr)")
     }

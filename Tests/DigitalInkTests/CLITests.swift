@@ -15,7 +15,34 @@ enum CLI {
         Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("inkrec")
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> InkRecRun {
+    /// Runs inkrec and waits for it on a thread of its own: the calling task is suspended, so that
+    /// tests running meanwhile (the download timeouts) keep Swift's cooperative threads.
+    static func run(_ arguments: [String], stdin: Data? = nil) async throws -> InkRecRun {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try runBlocking(arguments, stdin: stdin) })
+            }.start()
+        }
+    }
+
+    /// Waits, on a thread of its own, for a started process that writes to `out` and `err`; returns
+    /// its status and output.
+    static func finish(_ p: Process, out: Pipe, err: Pipe) async -> InkRecRun {
+        await offThread {
+            let errors = ErrorCollector(err.fileHandleForReading)
+            let text = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return InkRecRun(status: p.terminationStatus, stdout: String(decoding: text, as: UTF8.self), stderr: errors.value())
+        }
+    }
+
+    /// Runs blocking work on a thread of its own (not a cooperative one) and returns its result.
+    static func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in Thread { continuation.resume(returning: work()) }.start() }
+    }
+
+    /// Runs inkrec, blocking the calling thread until it exits.
+    static func runBlocking(_ arguments: [String], stdin: Data? = nil) throws -> InkRecRun {
         let p = Process()
         p.executableURL = executable
         p.arguments = arguments
@@ -89,22 +116,22 @@ struct CLITests {
     init() throws { storage = try CLI.temporaryDirectory().path }
 
     @Test("recognize a sample: installs the model once with a notice, prints candidates")
-    func recognizeSample() throws {
-        let first = try CLI.run(["recognize", "Samples/hello.json", "--storage", storage])
+    func recognizeSample() async throws {
+        let first = try await CLI.run(["recognize", "Samples/hello.json", "--storage", storage])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("Installing model en-US"))
         let lines = first.stdout.split(separator: "\n")
         #expect(lines.first == "Samples/hello.json: hello", "\(first.stdout)")
         #expect(lines.count == 6)  // best + 5 candidates
-        let second = try CLI.run(["recognize", "Samples/hello.json", "--storage", storage])
+        let second = try await CLI.run(["recognize", "Samples/hello.json", "--storage", storage])
         #expect(second.status == 0)
         #expect(!second.stderr.contains("Installing"))
         #expect(second.stdout == first.stdout)
     }
 
     @Test("recognize a shape sample with the shapes model: class names, best first, with probabilities")
-    func recognizeShape() throws {
-        let r = try CLI.run(["recognize", "Samples/shape-rectangle.json", "--language", "zxx-Zsym-x-shapes", "--storage", storage])
+    func recognizeShape() async throws {
+        let r = try await CLI.run(["recognize", "Samples/shape-rectangle.json", "--language", "zxx-Zsym-x-shapes", "--storage", storage])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("Installing model zxx-Zsym-x-shapes"))
         let lines = r.stdout.split(separator: "\n").map(String.init)
@@ -117,7 +144,7 @@ struct CLITests {
         #expect(parsed.first?.last == "\"rectangle\"")
         #expect((scores.first ?? 0) > 0.5 && (scores.first ?? 2) <= 1)
         #expect(zip(scores, scores.dropFirst()).allSatisfy { $0 >= $1 })
-        let json = try CLI.run(["recognize", "Samples/shape-arrow.json", "--language", "zxx-Zsym-x-shapes", "--storage", storage,
+        let json = try await CLI.run(["recognize", "Samples/shape-arrow.json", "--language", "zxx-Zsym-x-shapes", "--storage", storage,
                                 "--format", "json", "--max-results", "9"])
         #expect(json.status == 0, "\(json.stderr)")
         let o = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -129,8 +156,8 @@ struct CLITests {
     }
 
     @Test("JSON output, options override the file, InkML input")
-    func jsonOutput() throws {
-        let r = try CLI.run(["recognize", "Samples/there.json", "Samples/word.inkml", "--storage", storage, "--format", "json",
+    func jsonOutput() async throws {
+        let r = try await CLI.run(["recognize", "Samples/there.json", "Samples/word.inkml", "--storage", storage, "--format", "json",
                              "--max-results", "3", "--pre-context", "hello", "--writing-area", "2000x600"])
         #expect(r.status == 0, "\(r.stderr)")
         let objects = r.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
@@ -144,34 +171,34 @@ struct CLITests {
     }
 
     @Test("errors: missing file, malformed JSON, unknown language, bad option; non-zero exit")
-    func errors() throws {
+    func errors() async throws {
         let dir = try CLI.temporaryDirectory()
-        let missing = try CLI.run(["recognize", dir.appendingPathComponent("nope.json").path, "--storage", storage])
+        let missing = try await CLI.run(["recognize", dir.appendingPathComponent("nope.json").path, "--storage", storage])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("nope.json"))
         let bad = dir.appendingPathComponent("bad.json")
         try Data("{\"strokes\": [{\"points\": [{\"x\": 1,\n \"y\": \"a\"}]}]}".utf8).write(to: bad)
-        let malformed = try CLI.run(["recognize", bad.path, "--storage", storage])
+        let malformed = try await CLI.run(["recognize", bad.path, "--storage", storage])
         #expect(malformed.status != 0)
         #expect(malformed.stderr.contains("bad.json:2"), "\(malformed.stderr)")  // the file and the line
         #expect(malformed.stderr.contains("strokes[0].points[0].y"))
-        let language = try CLI.run(["recognize", "Samples/hello.json", "--language", "tlh", "--storage", storage])
+        let language = try await CLI.run(["recognize", "Samples/hello.json", "--language", "tlh", "--storage", storage])
         #expect(language.status != 0)
         #expect(language.stderr.contains("tlh"))
-        let option = try CLI.run(["recognize", "Samples/hello.json", "--writing-area", "wide"])
+        let option = try await CLI.run(["recognize", "Samples/hello.json", "--writing-area", "wide"])
         #expect(option.status != 0)
-        let noModel = try CLI.run(["recognize", "Samples/hello.json", "--model-directory", dir.appendingPathComponent("no-model").path])
+        let noModel = try await CLI.run(["recognize", "Samples/hello.json", "--model-directory", dir.appendingPathComponent("no-model").path])
         #expect(noModel.status == 1)
         #expect(noModel.stderr.contains("error:"))
-        let modelsLanguage = try CLI.run(["models", "download", "--language", "tlh", "--storage", storage])
+        let modelsLanguage = try await CLI.run(["models", "download", "--language", "tlh", "--storage", storage])
         #expect(modelsLanguage.status == 1, "\(modelsLanguage.stderr)")
         #expect(modelsLanguage.stderr.contains("tlh"))
-        let render = try CLI.run(["render", "Samples/hello.json", "-o", dir.appendingPathComponent("x.svg").path, "--writing-area", "wide"])
+        let render = try await CLI.run(["render", "Samples/hello.json", "-o", dir.appendingPathComponent("x.svg").path, "--writing-area", "wide"])
         #expect(render.status != 0)
     }
 
     @Test("batch: 1,000 inks in one run, in order, ids echoed, a bad line reported and skipped")
-    func batch() throws {
+    func batch() async throws {
         let doc = try sample("digits.json")
         var lines: [String] = []
         for i in 0..<1000 {
@@ -185,7 +212,7 @@ struct CLITests {
         }
         let file = try CLI.temporaryDirectory().appendingPathComponent("batch.jsonl")
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-        let r = try CLI.run(["recognize", "--batch", file.path, "--storage", storage, "--max-results", "2"])
+        let r = try await CLI.run(["recognize", "--batch", file.path, "--storage", storage, "--max-results", "2"])
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         #expect(out.count == 1000)
@@ -204,10 +231,10 @@ struct CLITests {
     }
 
     @Test("batch from standard input")
-    func batchStdin() throws {
+    func batchStdin() async throws {
         let doc = try sample("digits.json")
         let input = String(decoding: try doc.jsonData(), as: UTF8.self) + "\n\nnot json\n"
-        let r = try CLI.run(["recognize", "--batch", "-", "--storage", storage], stdin: Data(input.utf8))
+        let r = try await CLI.run(["recognize", "--batch", "-", "--storage", storage], stdin: Data(input.utf8))
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout.split(separator: "\n")
         try #require(out.count == 3)  // every line answered, the blank one too
@@ -217,7 +244,7 @@ struct CLITests {
     }
 
     @Test("batch from standard input answers each line before the next is written")
-    func batchStdinInteractive() throws {
+    func batchStdinInteractive() async throws {
         var doc = try sample("hello.json")
         let p = Process()
         p.executableURL = CLI.executable
@@ -232,47 +259,50 @@ struct CLITests {
         defer { if p.isRunning { p.terminate() } }
         // Reads one line of output, or gives up after 60 s (the pipe stays open: a tool that waited
         // for more input or for end of file before answering would time out here).
-        func answer() -> String? {
-            let got = DispatchSemaphore(value: 0)
-            let box = PipeLineReader(output.fileHandleForReading, done: got)
-            return got.wait(timeout: .now() + 60) == .success ? box.line : nil
+        let handle = output.fileHandleForReading
+        func answer() async -> String? {
+            await CLI.offThread {
+                let got = DispatchSemaphore(value: 0)
+                let box = PipeLineReader(handle, done: got)
+                return got.wait(timeout: .now() + 60) == .success ? box.line : nil
+            }
         }
         for i in 0..<2 {
             doc.id = "interactive-\(i)"
             input.fileHandleForWriting.write(try doc.jsonData() + Data("\n".utf8))
-            let line = answer()
+            let line = await answer()
             #expect(line?.contains("\"interactive-\(i)\"") == true, "no answer to line \(i + 1) while the input stayed open")
             if line == nil { return }
         }
         try input.fileHandleForWriting.close()
-        p.waitUntilExit()
+        await CLI.offThread { p.waitUntilExit() }
         #expect(p.terminationStatus == 0)
     }
 
     @Test("models list, download, status, delete")
-    func models() throws {
+    func models() async throws {
         let store = try CLI.temporaryDirectory().path
-        let list = try CLI.run(["models", "list", "--storage", store])
+        let list = try await CLI.run(["models", "list", "--storage", store])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("en-US"))
         #expect(list.stdout.contains("not installed"))
-        let download = try CLI.run(["models", "download", "--language", "en", "--storage", store])
+        let download = try await CLI.run(["models", "download", "--language", "en", "--storage", store])
         #expect(download.status == 0, "\(download.stderr)")
         #expect(download.stdout.contains("installed en-US"))
         #expect(download.stderr.contains("100%"))  // plain progress lines when not a terminal
-        let status = try CLI.run(["models", "status", "--storage", store])
+        let status = try await CLI.run(["models", "status", "--storage", store])
         #expect(status.stdout.contains("en-US"))
-        let delete = try CLI.run(["models", "delete", "--language", "en-US", "--storage", store])
+        let delete = try await CLI.run(["models", "delete", "--language", "en-US", "--storage", store])
         #expect(delete.status == 0, "\(delete.stderr)")
-        #expect(try CLI.run(["models", "status", "--storage", store]).stdout.contains("no models installed"))
-        let unreachable = try CLI.run(["models", "list", "--repository", "http://127.0.0.1:9/", "--storage", store])
+        #expect(try await CLI.run(["models", "status", "--storage", store]).stdout.contains("no models installed"))
+        let unreachable = try await CLI.run(["models", "list", "--repository", "http://127.0.0.1:9/", "--storage", store])
         #expect(unreachable.status != 0)
     }
 
     @Test("render draws every stroke as SVG")
-    func render() throws {
+    func render() async throws {
         let out = try CLI.temporaryDirectory().appendingPathComponent("line.svg")
-        let r = try CLI.run(["render", "Samples/line.json", "-o", out.path, "--points", "--numbers"])
+        let r = try await CLI.run(["render", "Samples/line.json", "-o", out.path, "--points", "--numbers"])
         #expect(r.status == 0, "\(r.stderr)")
         let svg = try String(contentsOf: out, encoding: .utf8)
         let strokes = try sample("line.json").ink.strokes.filter { $0.points.count > 1 }.count
