@@ -1,7 +1,8 @@
 # The two set-up commands of the README:
 #   make demo   recognize a bundled sample with the bundled model
 #   make test   run the Swift and the Python test suites
-.PHONY: demo test test-swift test-python test-tsan test-relocation build release docs
+#   make fuzz   build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (see Fuzz/README.md)
+.PHONY: demo test test-swift test-python test-tsan test-relocation build release docs fuzz fuzz-build
 
 demo:
 	@scripts/install-deps
@@ -46,3 +47,12 @@ docs:
 	@scripts/install-deps
 	swift package -j 1 --allow-writing-to-directory .build/docs generate-documentation \
 		--target DigitalInk --output-path .build/docs --warnings-as-errors
+FUZZ_SECONDS ?= 60
+
+fuzz:
+	@scripts/install-deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/fuzz.sh all
+
+fuzz-build:
+	@scripts/install-deps
+	Fuzz/fuzz.sh build

@@ -1,0 +1,18 @@
+// libFuzzer target: the character n-gram language model reader (lm.bin), then a few scores from
+// every model it accepted (symbols inside and outside its alphabet).
+import Foundation
+@testable import DigitalInk
+
+func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    guard let start else { return 0 }
+    let data = Data(bytes: start, count: count)
+    guard let lm = try? CharacterNgramModel(data: data, name: "lm.bin") else { return 0 }
+    let n = max(lm.symbolCount, 1)
+    var state = lm.startState(preContext: [1 % n, 2 % n, 3 % n])
+    for symbol in [0, 1, n - 1, n, 255, 256, 100_000] {
+        let (_, next) = lm.score(symbol, after: state)
+        state = next
+    }
+    _ = lm.state(afterSymbols: Array(0..<min(n, 16)))
+    return 0
+}
