@@ -4,7 +4,9 @@
 /// that expand without bound or name external resources.
 ///
 /// The document must be UTF-8 (a UTF-8 byte order mark is allowed), declare no encoding other
-/// than UTF-8 or ASCII, and have no `<!DOCTYPE>` (hence no entity declarations).
+/// than UTF-8 or ASCII, have no `<!DOCTYPE>` (hence no entity declarations), and no processing
+/// instructions other than the XML declaration (one without data, `<?pi?>`, crashes Foundation's
+/// `XMLParser` on Linux: found by the `fuzz-inkml` target).
 enum InkMLPreflight {
     /// Throws ``DigitalInkError/malformedInput(source:line:field:reason:)`` for input `XMLParser`
     /// must not see. O(n), no allocation beyond the error.
@@ -41,6 +43,9 @@ enum InkMLPreflight {
                         }
                     }
                 }
+                if !(starts(with: "<?xml", at: i, in: bytes) && i + 5 < n && isSpace(bytes[i + 5])) {
+                    throw failure(processingInstructionReason, at: i)
+                }
                 i = end + 2
             } else if starts(with: "<!--", at: i, in: bytes) {
                 i = (find("-->", from: i + 4, in: bytes) ?? n) + 3
@@ -48,8 +53,34 @@ enum InkMLPreflight {
                 // <!DOCTYPE ...>, or an entity or other declaration out of place.
                 throw failure(InkMLReader.doctypeReason, at: i)
             } else {
-                return  // the root element
+                try checkBody(bytes, from: i, source: source)  // the root element
+                return
             }
+        }
+    }
+
+    static let processingInstructionReason = "InkML with processing instructions (<?...?>) other than the XML declaration is not accepted"
+
+    /// The document from the root element on: no processing instruction outside comments and CDATA
+    /// sections. O(n).
+    static func checkBody(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, source: String) throws(DigitalInkError) {
+        let n = bytes.count
+        var i = start
+        while i + 1 < n {
+            if bytes[i] == UInt8(ascii: "<") {
+                if starts(with: "<!--", at: i, in: bytes) {
+                    i = (find("-->", from: i + 4, in: bytes) ?? n) + 3
+                    continue
+                }
+                if starts(with: "<![CDATA[", at: i, in: bytes) {
+                    i = (find("]]>", from: i + 9, in: bytes) ?? n) + 3
+                    continue
+                }
+                if bytes[i + 1] == UInt8(ascii: "?") {
+                    throw .malformedInput(source: source, line: line(of: i, in: bytes), field: nil, reason: processingInstructionReason)
+                }
+            }
+            i += 1
         }
     }
 

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@_spi(Engine) @testable import DigitalInk
+
+/// Every input the fuzz targets (Fuzz/) found is a regression test: each is now a typed error.
+@Suite("Fuzz findings")
+struct FuzzRegressionTests {
+    static let directory = Fixtures.url("fuzz")
+
+    static func data(_ name: String) throws -> Data { try Data(contentsOf: directory.appendingPathComponent(name)) }
+
+    @Test("the ink readers answer each finding with a typed error",
+          arguments: ["inkml-processing-instruction-without-data.inkml", "inkml-processing-instruction-without-data-found.inkml",
+                      "inkml-xml-error-leak.inkml", "json-read-inkml-invalid-utf8.bin"])
+    func readers(_ name: String) throws {
+        let bytes = try Self.data(name)
+        #expect(throws: DigitalInkError.self) { _ = try InkDocument.read(bytes, source: name) }
+    }
+
+    @Test("a processing instruction is refused before XMLParser sees it (it crashed Foundation)")
+    func processingInstruction() {
+        for text in ["<ink><?pi?></ink>", "<?pi?><ink/>", "<ink><trace>1 2</trace><?x y?></ink>"] {
+            #expect(throws: DigitalInkError.self, "\(text)") { _ = try InkDocument(inkML: Data(text.utf8)) }
+        }
+        // The XML declaration, and "<?" inside comments and CDATA, are fine.
+        for text in [#"<?xml version="1.0" encoding="UTF-8"?><ink><trace>1 2, 3 4</trace></ink>"#,
+                     "<ink><!-- <?pi?> --><trace>1 2, 3 4</trace></ink>", "<ink><annotation><![CDATA[<?x?>]]></annotation><trace>1 2</trace></ink>"] {
+            #expect(throws: Never.self, "\(text)") { _ = try InkDocument(inkML: Data(text.utf8)) }
+        }
+    }
+
+    @Test("the recognizer target's tiny-writing-area ink is refused as too long")
+    func tinyWritingArea() async throws {
+        let bytes = try Self.data("recognize-tiny-writing-area-known.bin").dropFirst()  // byte 0 picks the model
+        let doc = try InkDocument(jsonData: Data(bytes))
+        let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory))
+        await #expect(performing: { try await recognizer.recognize(doc.ink, context: RecognitionContext(writingArea: doc.writingArea)) },
+                      throws: { if case DigitalInkError.invalidInk(.tooLong) = $0 { return true } else { return false } })
+    }
+}
