@@ -1,7 +1,7 @@
 // libFuzzer target: the model configuration reader (config.json): decode as ModelConfiguration.load
 // does, validate, then build the feature extractor and the beam search it describes.
 import Foundation
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     guard let start else { return 0 }

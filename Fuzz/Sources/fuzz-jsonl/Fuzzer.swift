@@ -1,7 +1,7 @@
 // libFuzzer target: the JSON Lines batch reader (InkBatchReader over in-memory data). Small chunk
 // and line-length limits are used so that chunk boundaries and over-long lines are exercised.
 import Foundation
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     guard count > 0, let start else { return 0 }

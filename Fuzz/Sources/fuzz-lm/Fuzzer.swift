@@ -1,7 +1,7 @@
 // libFuzzer target: the character n-gram language model reader (lm.bin), then a few scores from
 // every model it accepted (symbols inside and outside its alphabet).
 import Foundation
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     guard let start else { return 0 }

@@ -1,7 +1,7 @@
 // libFuzzer target: the model repository manifest reader (ModelManifest(data:)), then lookups and
 // re-encoding of every manifest it accepted.
 import Foundation
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     guard let start else { return 0 }

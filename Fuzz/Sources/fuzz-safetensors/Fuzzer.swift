@@ -1,7 +1,7 @@
 // libFuzzer target: the safetensors reader (SafeTensorsFile(data:name:)), then every tensor it
 // accepted is copied out as floats, with its own shape and with a wrong one.
 import Foundation
-@testable import DigitalInk
+@_spi(Engine) @testable import DigitalInk
 
 func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     guard let start else { return 0 }

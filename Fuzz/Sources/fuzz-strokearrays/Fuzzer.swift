@@ -1,7 +1,7 @@
 // libFuzzer target: the compact stroke-array reader (InkDocument(strokeArrays:)), and the writer on
 // what it accepted.
 import Foundation
-import DigitalInk
+@_spi(Engine) import DigitalInk
 
 func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     guard let start else { return 0 }
