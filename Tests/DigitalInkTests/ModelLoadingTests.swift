@@ -109,6 +109,12 @@ struct ModelLoadingTests {
             #expect(file == "weights.safetensors")
             #expect(reason.contains("does not use") && reason.contains("lstms."), "\(reason)")
         }
+        let head = try makeTinyModelDirectory { c in
+            var n = c["network"] as! [String: Any]
+            n["head"] = "attention"
+            c["network"] = n
+        }
+        #expect(throws: DigitalInkError.self) { _ = try LoadedModel(directory: head) }
         let emoji = try makeTinyModelDirectory { $0["kind"] = "emoji-v9" }
         do {
             _ = try LoadedModel(directory: emoji)

@@ -101,7 +101,8 @@ struct ShapesModelTests {
         let model = try LoadedModel(directory: Self.directory)
         #expect(model.configuration.kind == "shapes")
         #expect(model.classLabels == Self.classes)
-        #expect(model.network.configuration.head == "classifier")
+        #expect(model.network.configuration.head == .classifier)
+        #expect(model.configuration.modelKind == .classifier)
     }
 
     @Test("the engine reproduces PyTorch's features and log-probabilities on the golden inks")

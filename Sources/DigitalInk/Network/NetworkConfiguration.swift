@@ -12,10 +12,18 @@
     public var numClasses: Int
     /// After this (1-based) layer, consecutive frame pairs are stacked (time reduction by 2); 0 for none.
     public var reduceAfter: Int
-    /// `"ctc"` for text models (per-frame log-probabilities) or `"classifier"` (mean-pooled logits).
-    public var head: String?
+    /// What the network's last layer computes, as `config.json` names it in `head`.
+    public enum Head: String, Sendable, Hashable, Codable {
+        /// Per-frame log-probabilities over the classes (text models, decoded by CTC).
+        case ctc
+        /// One row of class log-probabilities from the mean over time (classifiers such as shapes).
+        case classifier
+    }
 
-    public init(weights: String, inputDim: Int, hidden: Int, layers: Int, numClasses: Int, reduceAfter: Int, head: String? = nil) {
+    /// The head; absent means ``Head/ctc``. An unknown name is rejected when `config.json` is read.
+    public var head: Head?
+
+    public init(weights: String, inputDim: Int, hidden: Int, layers: Int, numClasses: Int, reduceAfter: Int, head: Head? = nil) {
         self.weights = weights
         self.inputDim = inputDim
         self.hidden = hidden

@@ -72,7 +72,7 @@ import Foundation
         self.head = _AffineMap(
             weights: _transposed(headWeights, rows: c.numClasses, columns: inSize),
             inputs: inSize, outputs: c.numClasses, bias: headBias,
-            kernel: c.head == "classifier" ? .blas : projection)
+            kernel: c.head == .classifier ? .blas : projection)
     }
 
     /// The kernel that runs the LSTM steps.
@@ -98,7 +98,7 @@ import Foundation
         precondition(features.columns == c.inputDim, "features have \(features.columns) columns, network expects \(c.inputDim)")
         var T = features.rows
         let C = c.numClasses
-        let isClassifier = c.head == "classifier"
+        let isClassifier = c.head == .classifier
         guard T > 0 else { return FeatureMatrix(rows: 0, columns: C) }
         // Two ping-pong activation buffers big enough for T+1 rows of 2H (the +1 row is the reduction pad),
         // and one gate buffer of T × 8H (both directions).

@@ -105,7 +105,7 @@ import Foundation
             guard blankIndex == 0 else { throw bad("blankIndex must be 0") }
             guard labels.count + 1 == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes (labels + blank)") }
             guard labels.allSatisfy({ $0.count == 1 }) else { throw bad("every label of a text model must be one character") }
-            guard (network.head ?? "ctc") == "ctc" else { throw bad("a text model needs a ctc head") }
+            guard (network.head ?? .ctc) == .ctc else { throw bad("a text model needs a ctc head") }
             if let d = decoder {
                 guard (1...DecoderSettings.maxBeamWidth).contains(d.beamWidth) else { throw bad("decoder.beamWidth must be in 1...\(DecoderSettings.maxBeamWidth)") }
                 for (name, w) in [("lmWeight", d.lmWeight), ("insertionBonus", d.insertionBonus), ("endWeight", d.endWeight ?? 0)] {
@@ -114,7 +114,7 @@ import Foundation
             }
         case .classifier:
             guard labels.count == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes") }
-            guard network.head == "classifier" else { throw bad("a shapes model needs a classifier head") }
+            guard network.head == .classifier else { throw bad("a shapes model needs a classifier head") }
         }
     }
 }
