@@ -55,24 +55,19 @@ extension ModelManager {
                   Set(record.files) == Set(entry.files), store.isComplete(record) else { return nil }
             return installedModel(from: record)
         }
-        if let installed = alreadyInstalled() {
+        func finished(_ installed: InstalledModel) -> InstalledModel {
             progress.phase = .installed
             progress.completedBytes = progress.totalBytes
             progress.completedFiles = progress.totalFiles
             operation.publish(progress)
             return installed
         }
+        if let installed = alreadyInstalled() { return finished(installed) }
         // One install or delete at a time per store, across processes; another may have installed
         // this version while this one waited.
         let lock = try await StoreLock.acquire(root: storageDirectory)
         defer { withExtendedLifetime(lock) {} }
-        if let installed = alreadyInstalled() {
-            progress.phase = .installed
-            progress.completedBytes = progress.totalBytes
-            progress.completedFiles = progress.totalFiles
-            operation.publish(progress)
-            return installed
-        }
+        if let installed = alreadyInstalled() { return finished(installed) }
 
         pin(files)
         defer { unpin(files) }
