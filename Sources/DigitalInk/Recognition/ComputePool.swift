@@ -1,3 +1,4 @@
+import _InkKernels
 import Foundation
 
 /// A fixed set of threads that run CPU-bound work (feature extraction, the network, the beam
@@ -11,8 +12,11 @@ import Foundation
 ///
 /// Work runs in submission order when a thread is free; at most `threadCount` items run at once.
 final class _ComputePool: @unchecked Sendable {
-    /// The pool recognizers use: one thread per active processor.
-    static let shared = _ComputePool(threadCount: ProcessInfo.processInfo.activeProcessorCount)
+    /// The pool recognizers use: one thread per processor this process may run on.
+    static let shared = _ComputePool(threadCount: availableProcessors)
+
+    /// The processors this process may run on (its CPU affinity on Linux); at least 1.
+    static var availableProcessors: Int { Int(ink_available_processors()) }
 
     let threadCount: Int
     private let condition = NSCondition()

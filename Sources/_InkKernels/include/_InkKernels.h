@@ -79,6 +79,10 @@ void ink_lstm_pack_recurrent_f16(const float *wt, int hidden, uint16_t *packed);
 void ink_lstm_step_f16(const uint16_t *packed, int hidden, int with_recurrent,
                        float *g, float *h, float *c, float *out);
 
+/// The processors this process may run on: its CPU affinity on Linux (so `taskset -c 0` gives 1),
+/// the online processors elsewhere; at least 1.
+int ink_available_processors(void);
+
 #ifdef __cplusplus
 }
 #endif
