@@ -11,7 +11,8 @@ struct FuzzRegressionTests {
 
     @Test("the ink readers answer each finding with a typed error",
           arguments: ["inkml-processing-instruction-without-data.inkml", "inkml-processing-instruction-without-data-found.inkml",
-                      "inkml-xml-error-leak.inkml", "json-read-inkml-invalid-utf8.bin"])
+                      "inkml-xml-error-leak.inkml", "json-read-inkml-invalid-utf8.bin",
+                      "inkml-processing-instruction-in-declaration.inkml"])
     func readers(_ name: String) throws {
         let bytes = try Self.data(name)
         #expect(throws: DigitalInkError.self) { _ = try InkDocument.read(bytes, source: name) }
@@ -19,7 +20,8 @@ struct FuzzRegressionTests {
 
     @Test("a processing instruction is refused before XMLParser sees it (it crashed Foundation)")
     func processingInstruction() {
-        for text in ["<ink><?pi?></ink>", "<?pi?><ink/>", "<ink><trace>1 2</trace><?x y?></ink>"] {
+        for text in ["<ink><?pi?></ink>", "<?pi?><ink/>", "<ink><trace>1 2</trace><?x y?></ink>",
+                     "<?xml version=\"1.0\" <ink><?pi?></ink>", " <?xml version=\"1.0\"?><ink/>"] {
             #expect(throws: DigitalInkError.self, "\(text)") { _ = try InkDocument(inkML: Data(text.utf8)) }
         }
         // The XML declaration, and "<?" inside comments and CDATA, are fine.

@@ -24,6 +24,7 @@ enum InkMLPreflight {
             throw failure("invalid UTF-8 (byte 0x\(String(bytes[bad], radix: 16, uppercase: true)) at byte offset \(bad)); InkML must be encoded in UTF-8", at: bad)
         }
         var i = n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        try checkProcessingInstructions(bytes, declarationAt: i, source: source)
         // The prolog: XML declaration, processing instructions, comments, whitespace, and no DTD.
         while i < n {
             switch bytes[i] {
@@ -43,9 +44,6 @@ enum InkMLPreflight {
                         }
                     }
                 }
-                if !(starts(with: "<?xml", at: i, in: bytes) && i + 5 < n && isSpace(bytes[i + 5])) {
-                    throw failure(processingInstructionReason, at: i)
-                }
                 i = end + 2
             } else if starts(with: "<!--", at: i, in: bytes) {
                 i = (find("-->", from: i + 4, in: bytes) ?? n) + 3
@@ -53,34 +51,36 @@ enum InkMLPreflight {
                 // <!DOCTYPE ...>, or an entity or other declaration out of place.
                 throw failure(InkMLReader.doctypeReason, at: i)
             } else {
-                try checkBody(bytes, from: i, source: source)  // the root element
-                return
+                return  // the root element
             }
         }
     }
 
     static let processingInstructionReason = "InkML with processing instructions (<?...?>) other than the XML declaration is not accepted"
 
-    /// The document from the root element on: no processing instruction outside comments and CDATA
-    /// sections. O(n).
-    static func checkBody(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, source: String) throws(DigitalInkError) {
+    /// No processing instruction anywhere outside comments and CDATA sections, but the XML
+    /// declaration: `<?xml` and a space at the very start (after a byte order mark), up to the first
+    /// `?>`, with no `<` inside. O(n).
+    static func checkProcessingInstructions(_ bytes: UnsafeBufferPointer<UInt8>, declarationAt start: Int, source: String) throws(DigitalInkError) {
         let n = bytes.count
-        var i = start
+        var i = 0
         while i + 1 < n {
-            if bytes[i] == UInt8(ascii: "<") {
-                if starts(with: "<!--", at: i, in: bytes) {
-                    i = (find("-->", from: i + 4, in: bytes) ?? n) + 3
-                    continue
-                }
-                if starts(with: "<![CDATA[", at: i, in: bytes) {
-                    i = (find("]]>", from: i + 9, in: bytes) ?? n) + 3
-                    continue
-                }
-                if bytes[i + 1] == UInt8(ascii: "?") {
+            guard bytes[i] == UInt8(ascii: "<") else { i += 1; continue }
+            if starts(with: "<!--", at: i, in: bytes) {
+                i = (find("-->", from: i + 4, in: bytes) ?? n) + 3
+            } else if starts(with: "<![CDATA[", at: i, in: bytes) {
+                i = (find("]]>", from: i + 9, in: bytes) ?? n) + 3
+            } else if bytes[i + 1] == UInt8(ascii: "?") {
+                let end = find("?>", from: i + 2, in: bytes)
+                let isDeclaration = i == start && starts(with: "<?xml", at: i, in: bytes) && i + 5 < n && isSpace(bytes[i + 5])
+                    && end != nil && find("<", from: i + 1, in: bytes).map { $0 > end! } ?? true
+                guard isDeclaration, let end else {
                     throw .malformedInput(source: source, line: line(of: i, in: bytes), field: nil, reason: processingInstructionReason)
                 }
+                i = end + 2
+            } else {
+                i += 1
             }
-            i += 1
         }
     }
 
