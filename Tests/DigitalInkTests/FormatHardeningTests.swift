@@ -69,7 +69,7 @@ struct FormatHardeningTests {
         // Internal entities (the start of a "billion laughs"), a DTD after a comment, an external DTD.
         let laughs = "<!DOCTYPE ink [<!ENTITY a \"ha\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]><ink><trace>&b;</trace></ink>"
         #expect(malformedInput { try InkDocument(inkML: Data(laughs.utf8)) }?.reason == reason)
-        let afterComment = "<?xml version=\"1.0\"?>\n<!-- <ink> -->\n<?pi x?>\n\n<!DOCTYPE ink SYSTEM \"ink.dtd\"><ink/>"
+        let afterComment = "<?xml version=\"1.0\"?>\n<!-- <ink> -->\n\n\n<!DOCTYPE ink SYSTEM \"ink.dtd\"><ink/>"
         #expect(malformedInput { try InkDocument(inkML: Data(afterComment.utf8)) } == MalformedInput(source: "<input>", line: 5, field: nil, reason: reason))
         // "<!DOCTYPE" inside a comment or in text is not a DTD.
         let inComment = "<!-- <!DOCTYPE x> --><ink><annotation type=\"truth\">&lt;!DOCTYPE</annotation></ink>"
