@@ -56,31 +56,21 @@ enum InkMLPreflight {
         }
     }
 
-    static let processingInstructionReason = "InkML with processing instructions (<?...?>) other than the XML declaration is not accepted"
+    static let processingInstructionReason = "InkML with \"<?\" (a processing instruction) anywhere but its XML declaration is not accepted"
 
-    /// No processing instruction anywhere outside comments and CDATA sections, but the XML
-    /// declaration: `<?xml` and a space at the very start (after a byte order mark), up to the first
-    /// `?>`, with no `<` inside. O(n).
+    /// No `<?` anywhere but the XML declaration: `<?xml` and a space at the very start (after a byte
+    /// order mark), up to the first `?>`, with no `<` inside. Conservative on purpose: libxml2 recovers
+    /// from some errors (an unclosed comment, say) and would still hand a processing instruction to
+    /// `XMLParser`, so `<?` inside comments and CDATA sections is refused too. O(n).
     static func checkProcessingInstructions(_ bytes: UnsafeBufferPointer<UInt8>, declarationAt start: Int, source: String) throws(DigitalInkError) {
         let n = bytes.count
-        var i = 0
-        while i + 1 < n {
-            guard bytes[i] == UInt8(ascii: "<") else { i += 1; continue }
-            if starts(with: "<!--", at: i, in: bytes) {
-                i = (find("-->", from: i + 4, in: bytes) ?? n) + 3
-            } else if starts(with: "<![CDATA[", at: i, in: bytes) {
-                i = (find("]]>", from: i + 9, in: bytes) ?? n) + 3
-            } else if bytes[i + 1] == UInt8(ascii: "?") {
-                let end = find("?>", from: i + 2, in: bytes)
-                let isDeclaration = i == start && starts(with: "<?xml", at: i, in: bytes) && i + 5 < n && isSpace(bytes[i + 5])
-                    && end != nil && find("<", from: i + 1, in: bytes).map { $0 > end! } ?? true
-                guard isDeclaration, let end else {
-                    throw .malformedInput(source: source, line: line(of: i, in: bytes), field: nil, reason: processingInstructionReason)
-                }
-                i = end + 2
-            } else {
-                i += 1
-            }
+        var i = start
+        if starts(with: "<?xml", at: i, in: bytes), i + 5 < n, isSpace(bytes[i + 5]), let end = find("?>", from: i + 2, in: bytes),
+           find("<", from: i + 1, in: bytes).map({ $0 > end }) ?? true {
+            i = end + 2  // the declaration
+        }
+        if let pi = find("<?", from: i, in: bytes) {
+            throw .malformedInput(source: source, line: line(of: pi, in: bytes), field: nil, reason: processingInstructionReason)
         }
     }
 
