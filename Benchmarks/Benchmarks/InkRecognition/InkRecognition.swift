@@ -8,8 +8,8 @@
 // Stages are those of DigitalInkRecognizer.recognize: 1 preprocessing (features), 2 network forward,
 // 3 decoding without / 4 with the language model, 5 end to end (validation + 1 + 2 + 4).
 import Benchmark
-import BenchmarkSupport
-import DigitalInk
+@_spi(Engine) import BenchmarkSupport
+@_spi(Engine) import DigitalInk
 import Foundation
 
 /// Loaded once per benchmark process, on first use (each benchmark runs in a process of its own).

@@ -115,8 +115,9 @@ public enum InkSets {
     public static func named(_ name: String) -> InkSet? { available.first { $0.name == name } }
 }
 
-/// The pieces of the recognizer loaded separately, as the benchmarks of single stages need them.
-public struct Pipeline: Sendable {
+/// The pieces of the recognizer loaded separately, as the benchmarks of single stages need them
+/// (engine types: part of the library's Engine SPI, and so of this module's).
+@_spi(Engine) public struct Pipeline: Sendable {
     public let configuration: ModelConfiguration
     public let extractor: FeatureExtractor
     public let network: RecognitionNetwork

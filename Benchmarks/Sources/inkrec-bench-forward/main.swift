@@ -10,7 +10,7 @@
 // features (frames x inputDim) and then the log-probabilities (outFrames x classes) as little-endian
 // float32, so that the caller can check that all runtimes compute the same thing. --stage times another stage instead of the forward (for profiling
 // with perf: `perf record .build/release/inkrec-bench-forward --stage decode-lm --repeats 50 FILE`).
-import BenchmarkSupport
+@_spi(Engine) import BenchmarkSupport
 @_spi(Engine) import DigitalInk
 import Foundation
 

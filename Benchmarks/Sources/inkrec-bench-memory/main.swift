@@ -5,7 +5,7 @@
 // Reads the inks, notes the resident set size (RSS), loads one DigitalInkRecognizer, recognizes every
 // ink once (serially, with the language model), and prints as JSON the RSS before the load, after it,
 // and the process's peak RSS (Linux VmHWM: the whole process, Swift runtime and inks included).
-import BenchmarkSupport
+@_spi(Engine) import BenchmarkSupport
 @_spi(Engine) import DigitalInk
 import Foundation
 
