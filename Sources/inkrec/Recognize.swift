@@ -39,6 +39,9 @@ struct Recognize: AsyncParsableCommand {
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
 
+    @Option(name: .long, help: "Only these characters may be output (e.g. 0123456789 for a digits field; include a space to allow several words).")
+    var charset: String?
+
     @Flag(name: .long, help: "Decode without the language model.")
     var noLanguageModel = false
 
@@ -75,7 +78,7 @@ struct Recognize: AsyncParsableCommand {
     }
 
     /// The command-line flag of each recognizer option, for error messages.
-    static let flagName = ["maxResultCount": "max-results", "beamWidth": "beam-width", "lmWeight": "lm-weight",
+    static let flagName = ["allowedCharacters": "charset", "maxResultCount": "max-results", "beamWidth": "beam-width", "lmWeight": "lm-weight",
                           "insertionBonus": "insertion-bonus", "endWeight": "end-weight"]
 
     /// `options` with this command's settings.
@@ -85,6 +88,7 @@ struct Recognize: AsyncParsableCommand {
         options.useLanguageModel = !noLanguageModel
         options.decoder = DecoderSettings(beamWidth: beamWidth, lmWeight: lmWeight, insertionBonus: insertionBonus, endWeight: endWeight)
         options.timestampValidation = strictTimestamps ? .strict : .lenient
+        options.allowedCharacters = charset.map(Set.init)
         options.compute = ComputeOptions(environment: ProcessInfo.processInfo.environment)
         return options
     }

@@ -171,3 +171,33 @@ struct ManagedModelTests {
         #expect(server.requests.count == 2 + manifest.models[0].files.count)
     }
 }
+
+@Suite("Hints: an allowed character set")
+struct CharsetHintTests {
+    static func recognizer(_ allowed: String?) -> DigitalInkRecognizer {
+        var options = DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory)
+        options.allowedCharacters = allowed.map(Set.init)
+        options.maxResultCount = 20
+        return DigitalInkRecognizer(options: options)
+    }
+
+    @Test("a digits-only field never returns anything but digits, whatever the ink", arguments: ["hello.json", "line.json", "digits.json", "argument.json"])
+    func digitsOnly(_ name: String) async throws {
+        let result = try await Self.recognizer("0123456789").recognize(try sample(name).ink, context: RecognitionContext(preContext: "tel"))
+        for candidate in result.candidates {
+            let digitsOnly = candidate.text.allSatisfy { "0123456789".contains($0) }
+            #expect(digitsOnly, "\(name): \(candidate.text)")
+        }
+    }
+
+    @Test("the digits sample still reads with the digits set; a word reads within its letters")
+    func stillReads() async throws {
+        #expect(try await Self.recognizer("0123456789").recognize(try sample("digits.json").ink).best?.text == "93652")
+        let letters = try await Self.recognizer("ehlo").recognize(try sample("hello.json").ink)
+        #expect(letters.best?.text == "hello")
+        #expect(letters.candidates.allSatisfy { $0.text.allSatisfy { "ehlo".contains($0) } })
+        await #expect(throws: DigitalInkError.invalidOption(name: "allowedCharacters", reason: "the set is empty: nothing could be recognized")) {
+            try await Self.recognizer("").recognize(try sample("hello.json").ink)
+        }
+    }
+}

@@ -50,8 +50,12 @@ import Foundation
     /// Per frame, the scores of the next beams are kept in arrays indexed by trie node (no hashing),
     /// and the best `max(beamWidth, maxResults)` are selected without sorting all of them.
     @_specialize(exported: false, where LM == CharacterNgramModel)
+    ///
+    /// `allowed`, when given, masks the symbols (one flag per class): a symbol whose flag is false is
+    /// never output (a digits-only field). With no allowed symbol above the floor in a frame, the
+    /// frame extends by its best allowed symbol; with none allowed at all, only blanks.
     public func decode<LM: LanguageModel>(_ logProbs: FeatureMatrix, languageModel: LM?, preContext: [Int] = [],
-                                          leadingSymbol: Int? = nil, maxResults: Int) -> [Hypothesis] {
+                                          leadingSymbol: Int? = nil, maxResults: Int, allowed: [Bool]? = nil) -> [Hypothesis] {
         let C = logProbs.columns
         // (No local functions that capture mutable state, and no copies of the trie or the language
         // model per step: exclusivity checks and retain/release cost more than the search itself.)
@@ -68,13 +72,21 @@ import Foundation
         for t in 0..<logProbs.rows {
             let row = t * C
             candidates.removeAll(keepingCapacity: true)
-            var best = 0, bestLp = -Float.infinity
-            for c in 0..<C where c != blank {
-                let lp = values[row + c]
-                if lp > bestLp { bestLp = lp; best = c }
-                if lp > symbolLogProbabilityFloor { candidates.append(c) }
+            var best = -1, bestLp = -Float.infinity
+            if let allowed {
+                for c in 0..<C where c != blank && allowed[c] {
+                    let lp = values[row + c]
+                    if lp > bestLp { bestLp = lp; best = c }
+                    if lp > symbolLogProbabilityFloor { candidates.append(c) }
+                }
+            } else {
+                for c in 0..<C where c != blank {
+                    let lp = values[row + c]
+                    if lp > bestLp { bestLp = lp; best = c }
+                    if lp > symbolLogProbabilityFloor { candidates.append(c) }
+                }
             }
-            if candidates.isEmpty { candidates.append(best) }
+            if candidates.isEmpty, best >= 0 { candidates.append(best) }
             let lpBlank = values[row + blank]
             for beam in beams {
                 let total = _logAddExp(beam.pb, beam.pnb)

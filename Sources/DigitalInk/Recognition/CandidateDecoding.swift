@@ -28,12 +28,13 @@ struct CTCTextDecoder: CandidateDecoding {
         let pre = Array(context.preContext.suffix(RecognitionContext.maxPreContextLength))
         let preSymbols = pre.compactMap { symbolOfCharacter[$0] }
         // A pre-context that ends inside a line: the text may start with a space at no acoustic cost.
+        let allowed = options.allowedCharacters.map { set in classLabels.enumerated().map { $0 == 0 || set.contains(Character($1)) } }
         var leading: Int? = nil
-        if lm != nil, let last = pre.last, !last.isWhitespace, let space = symbolOfCharacter[" "] {
+        if lm != nil, let last = pre.last, !last.isWhitespace, let space = symbolOfCharacter[" "], allowed?[space] ?? true {
             leading = space
         }
         let hypotheses = search.decode(output, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
-                                       maxResults: options.maxResultCount)
+                                       maxResults: options.maxResultCount, allowed: allowed)
         return hypotheses.map {
             DigitalInkRecognitionCandidate(text: $0.symbols.map { classLabels[$0] }.joined(), score: $0.score)
         }

@@ -18,6 +18,11 @@ public struct DigitalInkRecognizerOptions: Sendable {
     public var useLanguageModel: Bool = true
     /// Overrides of the model's decoder settings (beam width and weights); empty by default.
     public var decoder = DecoderSettings()
+    /// The characters a text model may output (a digits-only form field: `Set("0123456789")`), or
+    /// nil for all. Applied inside the beam search: no candidate ever holds another character. A
+    /// set without the space makes the text one word. Ignored by classifiers (shapes). Must not be
+    /// empty.
+    public var allowedCharacters: Set<Character>?
     /// Kernels and BLAS threads (see ``ComputeOptions``); the defaults are the fastest kernels and one
     /// BLAS thread.
     public var compute = ComputeOptions()
@@ -44,5 +49,8 @@ public struct DigitalInkRecognizerOptions: Sendable {
         }
         try decoder.validate()
         try compute.validate()
+        if let allowed = allowedCharacters, allowed.isEmpty {
+            throw .invalidOption(name: "allowedCharacters", reason: "the set is empty: nothing could be recognized")
+        }
     }
 }
