@@ -12,10 +12,17 @@ struct FuzzRegressionTests {
     @Test("the ink readers answer each finding with a typed error",
           arguments: ["inkml-processing-instruction-without-data.inkml", "inkml-processing-instruction-without-data-found.inkml",
                       "inkml-xml-error-leak.inkml", "json-read-inkml-invalid-utf8.bin",
-                      "inkml-processing-instruction-in-declaration.inkml", "inkml-processing-instruction-after-unclosed-comment.inkml"])
+                      "inkml-processing-instruction-in-declaration.inkml", "inkml-processing-instruction-after-unclosed-comment.inkml",
+                      "inkml-regular-channel-after-intermittent.inkml"])
     func readers(_ name: String) throws {
         let bytes = try Self.data(name)
         #expect(throws: DigitalInkError.self) { _ = try InkDocument.read(bytes, source: name) }
+    }
+
+    @Test("a trace format with a regular channel after the intermittent ones: a typed error, not an index out of range")
+    func channelOrder() {
+        let text = #"<ink><traceFormat><channel name="X"/><intermittentChannels><channel name="F"/></intermittentChannels><channel name="Y"/></traceFormat><trace>1 2, 3 4</trace></ink>"#
+        #expect(throws: DigitalInkError.self) { _ = try InkDocument(inkML: Data(text.utf8)) }
     }
 
     @Test("a processing instruction is refused before XMLParser sees it (it crashed Foundation)")

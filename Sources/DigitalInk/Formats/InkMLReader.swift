@@ -568,6 +568,13 @@ final class InkMLReader: NSObject, XMLParserDelegate {
                 fail(reason, field: field, line: pointLine)
                 return nil
             }
+            // (A malformed format can list regular channels after intermittent ones: X or Y may then
+            // lie past the values a point has. A fuzz finding.)
+            guard xIndex < values.count, yIndex < values.count else {
+                fail("point \(pointIndex) has \(values.count) value\(values.count == 1 ? "" : "s"), too few to reach X and Y in the trace format (channels \(channelList))",
+                     field: field, line: pointLine)
+                return nil
+            }
             guard let x = values[xIndex], let y = values[yIndex] else {
                 fail("point \(pointIndex): X and Y must be known ('?' is only allowed for other channels)", field: field, line: pointLine)
                 return nil
