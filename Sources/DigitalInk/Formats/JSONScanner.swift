@@ -433,40 +433,10 @@ struct JSONScanner {
 
     private static let doublePowersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
 
-    /// The `Double` counterpart of ``fastFloat(_:)``, under the same conditions (a mantissa of at
-    /// most 7 digits and at most 10 fraction digits, both exact in a `Double`).
-    private func fastDouble(_ token: NumberToken) -> Double? {
-        var i = token.start
-        var negative = false
-        if bytes[i] == UInt8(ascii: "-") {
-            negative = true
-            i += 1
-        }
-        var mantissa: UInt32 = 0
-        var digits = 0
-        var fractionDigits = 0
-        var inFraction = false
-        while i < token.end {
-            let b = bytes[i]
-            if b == UInt8(ascii: ".") {
-                inFraction = true
-            } else if isDigit(b) {
-                mantissa = mantissa &* 10 &+ UInt32(b - UInt8(ascii: "0"))
-                if mantissa != 0 { digits += 1 }
-                if inFraction { fractionDigits += 1 }
-                if digits > 7 || fractionDigits > 10 { return nil }
-            } else {
-                return nil
-            }
-            i += 1
-        }
-        let value = Double(mantissa) / JSONScanner.doublePowersOfTen[fractionDigits]
-        return negative ? -value : value
-    }
-
-    /// Exact decimal-to-float conversion for short tokens without an exponent: the mantissa and
-    /// the power of ten are both exact floats, so one IEEE division rounds correctly.
-    private func fastFloat(_ token: NumberToken) -> Float? {
+    /// The digits of a short token without an exponent (a mantissa of at most 7 significant digits
+    /// and at most 10 fraction digits, both exact in a `Float` and a `Double`), or nil.
+    @inline(__always)
+    private func shortDecimal(_ token: NumberToken) -> (mantissa: UInt32, fractionDigits: Int, negative: Bool)? {
         var i = token.start
         var negative = false
         if bytes[i] == UInt8(ascii: "-") {
@@ -491,8 +461,22 @@ struct JSONScanner {
             }
             i += 1
         }
-        let value = Float(mantissa) / JSONScanner.powersOfTen[fractionDigits]
-        return negative ? -value : value
+        return (mantissa, fractionDigits, negative)
+    }
+
+    /// The `Double` counterpart of ``fastFloat(_:)``, under the same conditions.
+    private func fastDouble(_ token: NumberToken) -> Double? {
+        guard let d = shortDecimal(token) else { return nil }
+        let value = Double(d.mantissa) / JSONScanner.doublePowersOfTen[d.fractionDigits]
+        return d.negative ? -value : value
+    }
+
+    /// Exact decimal-to-float conversion for short tokens without an exponent: the mantissa and
+    /// the power of ten are both exact floats, so one IEEE division rounds correctly.
+    private func fastFloat(_ token: NumberToken) -> Float? {
+        guard let d = shortDecimal(token) else { return nil }
+        let value = Float(d.mantissa) / JSONScanner.powersOfTen[d.fractionDigits]
+        return d.negative ? -value : value
     }
 
     /// Reads an integer that fits in `Int64`. Tokens with a fraction or exponent are accepted when
