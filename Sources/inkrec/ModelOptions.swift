@@ -50,4 +50,40 @@ struct ModelOptions: ParsableArguments {
         }
         return DigitalInkRecognitionModel(modelIdentifier: id)
     }
+
+    /// Recognizer options for the model in `modelDirectory`, or else for `--language` (installed
+    /// or updated from the repository when needed).
+    func recognizerOptions(modelDirectory: String?) async throws -> DigitalInkRecognizerOptions {
+        if let dir = modelDirectory { return DigitalInkRecognizerOptions(modelDirectory: URL(fileURLWithPath: dir)) }
+        let manager = try manager()
+        return DigitalInkRecognizerOptions(model: try await ensureInstalled(manager), modelManager: manager)
+    }
+
+    /// The model for `--language`, installed or updated from the repository when needed. When the
+    /// repository cannot be reached, or an update fails, an installed model is used with a warning
+    /// (a downloaded model works offline).
+    func ensureInstalled(_ manager: ModelManager) async throws -> DigitalInkRecognitionModel {
+        let manifest: ModelManifest
+        do {
+            manifest = try await manager.fetchManifest()
+        } catch {
+            guard let installed = try installedModel(in: manager) else { throw error }
+            printError("warning: cannot read the repository (\(error)); using the installed \(installed.model.modelIdentifier.languageTag) \(installed.version)")
+            return installed.model
+        }
+        let m = try model(in: manifest)
+        let available = manifest.models.first { $0.model == m }?.version
+        if !manager.isModelDownloaded(m) {
+            printError("Installing model \(m.modelIdentifier.languageTag) from \(manager.repository)…")
+            _ = try await manager.download(m).wait()
+        } else if let available, let installed = manager.installedModel(m)?.version, installed != available {
+            printError("Updating model \(m.modelIdentifier.languageTag) from version \(installed) to \(available)…")
+            do {
+                _ = try await manager.download(m).wait()
+            } catch {
+                printError("warning: the update failed (\(error)); using the installed version \(installed)")
+            }
+        }
+        return m
+    }
 }

@@ -42,6 +42,16 @@ struct Recognize: AsyncParsableCommand {
     @Option(name: .long, help: "Only these characters may be output (e.g. 0123456789 for a digits field; include a space to allow several words).")
     var charset: String?
 
+    @Option(name: .long, help: ArgumentHelp("A file of words or phrases, one per line (UTF-8), that the decoder prefers; with --strict, the only texts allowed.", valueName: "file"),
+            transform: VocabularyFile.init(path:))
+    var vocabulary: VocabularyFile?
+
+    @Option(name: .long, help: "Score added per matched character of a --vocabulary entry (0...20, default \(RecognitionVocabulary.defaultWeight)).")
+    var vocabularyWeight: Float = RecognitionVocabulary.defaultWeight
+
+    @Flag(name: .long, help: "Return only entries of --vocabulary.")
+    var strict = false
+
     @Flag(name: .long, help: "Decode without the language model.")
     var noLanguageModel = false
 
@@ -69,7 +79,8 @@ struct Recognize: AsyncParsableCommand {
         if files.isEmpty && batch == nil { throw ValidationError("give ink files or --batch FILE") }
         if !files.isEmpty && batch != nil { throw ValidationError("give either ink files or --batch, not both") }
         if let w = writingArea, Self.parseArea(w) == nil { throw ValidationError("--writing-area must look like 600x120, both sides finite and positive") }
-        do { try recognizerSettings(DigitalInkRecognizerOptions(modelDirectory: URL(fileURLWithPath: "/"))).validate() } catch {
+        if strict && vocabulary == nil { throw ValidationError("--strict needs --vocabulary FILE") }
+        do throws(DigitalInkError) { try recognizerSettings(DigitalInkRecognizerOptions(modelDirectory: URL(fileURLWithPath: "/"))).validate() } catch {
             switch error {
             case .invalidOption(let name, let reason): throw ValidationError("--\(Self.flagName[name] ?? name): \(reason)")
             default: throw ValidationError("\(error)")
@@ -78,12 +89,15 @@ struct Recognize: AsyncParsableCommand {
     }
 
     /// The command-line flag of each recognizer option, for error messages.
-    static let flagName = ["allowedCharacters": "charset", "maxResultCount": "max-results", "beamWidth": "beam-width", "lmWeight": "lm-weight",
+    static let flagName = ["allowedCharacters": "charset", "vocabulary": "vocabulary", "vocabulary.weight": "vocabulary-weight", "maxResultCount": "max-results", "beamWidth": "beam-width", "lmWeight": "lm-weight",
                           "insertionBonus": "insertion-bonus", "endWeight": "end-weight"]
 
     /// `options` with this command's settings.
-    func recognizerSettings(_ options: DigitalInkRecognizerOptions) -> DigitalInkRecognizerOptions {
+    func recognizerSettings(_ options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognizerOptions {
         var options = options
+        if let vocabulary {
+            options.vocabulary = try RecognitionVocabulary(vocabulary.entries, weight: vocabularyWeight, strict: strict)
+        }
         options.maxResultCount = maxResults
         options.useLanguageModel = !noLanguageModel
         options.decoder = DecoderSettings(beamWidth: beamWidth, lmWeight: lmWeight, insertionBonus: insertionBonus, endWeight: endWeight)
@@ -139,42 +153,7 @@ struct Recognize: AsyncParsableCommand {
     }
 
     func makeRecognizer() async throws -> DigitalInkRecognizer {
-        let options: DigitalInkRecognizerOptions
-        if let dir = modelDirectory {
-            options = DigitalInkRecognizerOptions(modelDirectory: URL(fileURLWithPath: dir))
-        } else {
-            let manager = try model.manager()
-            options = DigitalInkRecognizerOptions(model: try await installedModel(manager), modelManager: manager)
-        }
-        return DigitalInkRecognizer(options: recognizerSettings(options))
-    }
-
-    /// The model for `--language`, installed or updated from the repository when needed. When the
-    /// repository cannot be reached, or an update fails, an installed model is used with a warning
-    /// (a downloaded model works offline).
-    func installedModel(_ manager: ModelManager) async throws -> DigitalInkRecognitionModel {
-        let manifest: ModelManifest
-        do {
-            manifest = try await manager.fetchManifest()
-        } catch {
-            guard let installed = try model.installedModel(in: manager) else { throw error }
-            printError("warning: cannot read the repository (\(error)); using the installed \(installed.model.modelIdentifier.languageTag) \(installed.version)")
-            return installed.model
-        }
-        let m = try model.model(in: manifest)
-        let available = manifest.models.first { $0.model == m }?.version
-        if !manager.isModelDownloaded(m) {
-            printError("Installing model \(m.modelIdentifier.languageTag) from \(manager.repository)…")
-            _ = try await manager.download(m).wait()
-        } else if let available, let installed = manager.installedModel(m)?.version, installed != available {
-            printError("Updating model \(m.modelIdentifier.languageTag) from version \(installed) to \(available)…")
-            do {
-                _ = try await manager.download(m).wait()
-            } catch {
-                printError("warning: the update failed (\(error)); using the installed version \(installed)")
-            }
-        }
-        return m
+        DigitalInkRecognizer(options: try recognizerSettings(try await model.recognizerOptions(modelDirectory: modelDirectory)))
     }
 
     func context(for doc: InkDocument) -> RecognitionContext {
@@ -200,10 +179,7 @@ struct Recognize: AsyncParsableCommand {
     static func pageObject(_ result: PageRecognitionResult) -> [String: Any] {
         ["text": result.text,
          "lines": result.lines.map { line -> [String: Any] in
-             let b = line.boundingBox
-             return ["text": line.text, "strokes": line.strokeIndices,
-                     "box": ["x": Double("\(b.x)") ?? 0, "y": Double("\(b.y)") ?? 0,
-                             "width": Double("\(b.width)") ?? 0, "height": Double("\(b.height)") ?? 0],
+             return ["text": line.text, "strokes": line.strokeIndices, "box": boxObject(line.boundingBox),
                      "candidates": line.candidates.map(candidateObject)]
          }]
     }
@@ -289,7 +265,26 @@ struct Recognize: AsyncParsableCommand {
     /// `{"text": ..., "score": ...}` with the score's shortest `Float` form (-1.2, not
     /// -1.2000000476837158); a score that is not finite is null.
     static func candidateObject(_ c: DigitalInkRecognitionCandidate) -> [String: Any] {
-        ["text": c.text, "score": c.score.isFinite ? (Double("\(c.score)") ?? Double(c.score)) : NSNull()]
+        var o: [String: Any] = ["text": c.text, "score": c.score.isFinite ? (Double("\(c.score)") ?? Double(c.score)) : NSNull()]
+        if let confidence = c.confidence { o["confidence"] = confidence.isFinite ? (Double("\(confidence)") ?? Double(confidence)) : NSNull() }
+        if let segments = c.segments {
+            o["characters"] = segments.characters.map { ["text": $0.text, "strokes": spansObject($0.strokes), "box": boxObject($0.boundingBox)] }
+            o["words"] = segments.words.map { ["text": $0.text, "characters": [$0.characters.lowerBound, $0.characters.upperBound],
+                                               "strokes": spansObject($0.strokes), "box": boxObject($0.boundingBox)] }
+        }
+        return o
+    }
+
+    /// `[{"stroke": 0, "points": [start, end]}]` (end exclusive).
+    static func spansObject(_ spans: [StrokeSpan]) -> [[String: Any]] {
+        spans.map { ["stroke": $0.stroke, "points": [$0.points.lowerBound, $0.points.upperBound]] }
+    }
+
+    /// `{"x", "y", "width", "height"}` with each value's shortest `Float` form, or null.
+    static func boxObject(_ b: BoundingBox?) -> Any {
+        guard let b else { return NSNull() }
+        func n(_ v: Float) -> Any { v.isFinite ? (Double("\(v)") ?? Double(v)) : NSNull() }
+        return ["x": n(b.x), "y": n(b.y), "width": n(b.width), "height": n(b.height)]
     }
 
     /// One line of JSON. An object that cannot be serialized (it cannot happen with the values above,
@@ -303,5 +298,23 @@ struct Recognize: AsyncParsableCommand {
         fallback["line"] = object["line"] as? Int
         let data = (try? JSONSerialization.data(withJSONObject: fallback, options: [.sortedKeys])) ?? Data(#"{"error":"the answer could not be written as JSON"}"#.utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The entries of a `--vocabulary` file: one per line, UTF-8, surrounding spaces and blank lines
+/// ignored; at most 64 MB.
+struct VocabularyFile {
+    static let maxBytes = 64 << 20
+    let entries: [String]
+
+    init(path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if let size, size > Self.maxBytes { throw ValidationError("\(path): larger than 64 MB") }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw ValidationError("cannot read \(path): \(error.localizedDescription)") }
+        guard let text = String(data: data, encoding: .utf8) else { throw ValidationError("\(path): not UTF-8 text") }
+        entries = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if entries.isEmpty { throw ValidationError("\(path): no entries") }
     }
 }

@@ -2,8 +2,8 @@ import ArgumentParser
 import DigitalInk
 import Foundation
 
-struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Draw an ink as SVG: strokes in writing order, optional points and writing area.")
+struct Render: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Draw an ink as SVG: strokes in writing order, optional points, writing area, text lines, and the characters the recognizer reads.")
 
     @Argument(help: "Ink file (project JSON, InkML or stroke arrays).")
     var file: String
@@ -20,6 +20,14 @@ struct Render: ParsableCommand {
     @Flag(name: .long, help: "Draw the text lines the page reader finds: a numbered box around each line, its strokes in the line's colour.")
     var page = false
 
+    @Flag(name: .long, help: "Recognize the ink (each line, with --page) and draw each character of the best candidate: its points in its own colour, its box and its label.")
+    var segments = false
+
+    @OptionGroup var model: ModelOptions
+
+    @Option(name: .long, help: "With --segments: load the model from this directory instead of the model store.")
+    var modelDirectory: String?
+
     @Option(name: .long, help: "Size of the writing area to draw, WIDTHxHEIGHT (default: the file's, if any).")
     var writingArea: String?
 
@@ -27,7 +35,7 @@ struct Render: ParsableCommand {
         if let w = writingArea, Recognize.parseArea(w) == nil { throw ValidationError("--writing-area must look like 600x120") }
     }
 
-    func run() throws {
+    func run() async throws {
         let doc: InkDocument
         do { doc = try InkDocument.read(contentsOf: URL(fileURLWithPath: file)) } catch { throw fail(error) }
         let area = writingArea.flatMap(Recognize.parseArea) ?? doc.writingArea
@@ -35,8 +43,23 @@ struct Render: ParsableCommand {
         if page {
             do { lines = try InkLayout.lines(of: doc.ink) } catch { throw fail(error) }
         }
+        var characters: [CharacterSegment]? = nil
+        if segments {
+            do {
+                let recognizer = DigitalInkRecognizer(options: try await model.recognizerOptions(modelDirectory: modelDirectory))
+                let context = RecognitionContext(preContext: doc.preContext ?? "", writingArea: area)
+                if page {
+                    let result = try await recognizer.recognizePage(doc.ink, context: context)
+                    characters = result.lines.flatMap { $0.candidates.first?.segments?.characters ?? [] }
+                } else {
+                    characters = try await recognizer.recognize(doc.ink, context: context).candidates.first?.segments?.characters ?? []
+                }
+            } catch {
+                throw fail(error)
+            }
+        }
         let svg = InkSVG(ink: doc.ink, writingArea: area, markPoints: points, numberStrokes: numbers, title: doc.id ?? file,
-                         lines: lines).render()
+                         lines: lines, characters: characters).render()
         if output == "-" {
             print(svg)
         } else {
@@ -54,6 +77,8 @@ struct InkSVG {
     var title: String
     /// Text lines to draw (boxes, strokes coloured by line), or nil.
     var lines: [InkLayout.Line]? = nil
+    /// Characters to draw over the ink (their points coloured, boxes, labels), or nil.
+    var characters: [CharacterSegment]? = nil
 
     /// Coordinates are handled in Double, so that an ink spanning the whole Float range still gives
     /// finite sizes (its extent, 6.8e38, overflows Float).
@@ -107,6 +132,22 @@ struct InkSVG {
             if numberStrokes {
                 let p = stroke.points[0]
                 s += "<text x=\"\(f(p.x))\" y=\"\(f(Double(p.y) - lineWidth * 3))\" font-size=\"\(f(lineWidth * 10))\" fill=\"\(color)\">\(i + 1)</text>\n"
+            }
+        }
+        for (k, c) in (characters ?? []).enumerated() where !c.strokes.isEmpty {
+            let color = "hsl(\((k * 137) % 360), 85%, 40%)"
+            for span in c.strokes {
+                let points = ink.strokes[span.stroke].points[span.points]
+                let coords = points.map { "\(f($0.x)),\(f($0.y))" }.joined(separator: " ")
+                if points.count == 1, let p = points.first {
+                    s += "<circle cx=\"\(f(p.x))\" cy=\"\(f(p.y))\" r=\"\(f(lineWidth * 2))\" fill=\"\(color)\"/>\n"
+                } else {
+                    s += "<polyline points=\"\(coords)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(f(lineWidth * 3))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+                }
+            }
+            if let b = c.boundingBox {
+                s += "<rect x=\"\(f(b.x))\" y=\"\(f(b.y))\" width=\"\(f(b.width))\" height=\"\(f(b.height))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(f(lineWidth * 0.7))\" opacity=\"0.8\"/>\n"
+                s += "<text x=\"\(f(b.x))\" y=\"\(f(Double(b.y) - lineWidth * 3))\" font-size=\"\(f(lineWidth * 16))\" font-family=\"sans-serif\" fill=\"\(color)\">\(escape(c.text))</text>\n"
             }
         }
         return s + "</svg>"

@@ -3,7 +3,7 @@
 // ONNX Runtime and PyTorch.
 //
 //     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE]
-//                          [--stage forward|features|decode|decode-lm] INK_FILE...
+//                          [--stage forward|features|decode|decode-lm|recognize] INK_FILE...
 //
 // INK_FILE: .json / .inkml (one ink) or .jsonl (one ink a line). Features are computed with the
 // model's own settings (config.json); only the forward is timed. --dump writes, per ink in order, the
@@ -42,7 +42,7 @@ while let a = args.popFirst() {
     case "--dump": dumpPath = value(of: "--dump")
     case "--stage": stage = value(of: "--stage")
     case "-h", "--help":
-        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--stage forward|features|decode|decode-lm] INK_FILE...")
+        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--stage forward|features|decode|decode-lm|recognize] INK_FILE...")
         exit(0)
     default: files.append(URL(fileURLWithPath: a))
     }
@@ -60,7 +60,11 @@ do {
 } catch {
     fail("cannot load the model in \(modelDir.path): \(error)")
 }
-if !["forward", "features", "decode", "decode-lm"].contains(stage) { fail("unknown stage \(stage)") }
+if !["forward", "features", "decode", "decode-lm", "recognize"].contains(stage) { fail("unknown stage \(stage)") }
+// "recognize": the public API end to end (validation, features, forward, decoding with the LM,
+// confidences and alignment where the library computes them), one recognition at a time.
+let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: modelDir))
+if stage == "recognize" { do { try await recognizer.load() } catch { fail("\(error)") } }
 var languageModel: CharacterNgramModel? = nil
 if stage == "decode-lm", let lm = config.decoder?.languageModel {
     do { languageModel = try CharacterNgramModel(contentsOf: modelDir.appendingPathComponent(lm)) } catch { fail("\(error)") }
@@ -82,7 +86,15 @@ for file in files {
         var out = network.logProbabilities(features)
         var times: [Double] = []
         times.reserveCapacity(repeats)
-        if stage != "forward" {
+        if stage == "recognize" {
+            for _ in 0..<warmup { _ = try await recognizer.recognize(item.ink, context: item.context) }
+            for _ in 0..<repeats {
+                let start = clock.now
+                _ = try await recognizer.recognize(item.ink, context: item.context)
+                let d = clock.now - start
+                times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12)
+            }
+        } else if stage != "forward" {
             func once() {
                 switch stage {
                 case "features": _ = try! extractor.features(for: item.ink, writingArea: item.context.writingArea)

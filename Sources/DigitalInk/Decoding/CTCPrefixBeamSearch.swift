@@ -54,15 +54,20 @@ import Foundation
     /// `allowed`, when given, masks the symbols (one flag per class): a symbol whose flag is false is
     /// never output (a digits-only field). With no allowed symbol above the floor in a frame, the
     /// frame extends by its best allowed symbol; with none allowed at all, only blanks.
+    ///
+    /// `vocabulary`, when given, boosts the prefixes that spell its entries, or (strict) allows only
+    /// them (see ``_VocabularyWalk``); its bonus is part of the rank and of the final score.
     public func decode<LM: LanguageModel>(_ logProbs: FeatureMatrix, languageModel: LM?, preContext: [Int] = [],
-                                          leadingSymbol: Int? = nil, maxResults: Int, allowed: [Bool]? = nil) -> [Hypothesis] {
+                                          leadingSymbol: Int? = nil, maxResults: Int, allowed: [Bool]? = nil,
+                                          vocabulary: _VocabularyWalk? = nil) -> [Hypothesis] {
         let C = logProbs.columns
+        precondition(C < 1 << 20, "at most 2^20 classes")
         // (No local functions that capture mutable state, and no copies of the trie or the language
         // model per step: exclusivity checks and retain/release cost more than the search itself.)
-        var trie = _PrefixTrie<LM.State>(rootState: languageModel?.startState(preContext: preContext))
+        var trie = _PrefixTrie<LM.State>(rootState: languageModel?.startState(preContext: preContext), vocabulary: vocabulary)
 
         var beams: [(node: Int, pb: Float, pnb: Float)] = [(0, 0, -.infinity)]
-        if let s = leadingSymbol { beams.append((trie.child(0, s, languageModel), 0, -.infinity)) }
+        if let s = leadingSymbol { beams.append((trie.child(0, s, languageModel, leading: true), 0, -.infinity)) }
         let width = max(beamWidth, maxResults)
         var next = _NextBeams()
         var top: [(node: Int, pb: Float, pnb: Float, rank: Float)] = []
@@ -94,12 +99,10 @@ import Foundation
                 let last = trie.symbol[beam.node]
                 for c in candidates {
                     let lp = values[row + c]
-                    if c == last {
-                        next.add(beam.node, frame: t, pnb: beam.pnb + lp)
-                        next.add(trie.child(beam.node, c, languageModel), frame: t, pnb: beam.pb + lp)
-                    } else {
-                        next.add(trie.child(beam.node, c, languageModel), frame: t, pnb: total + lp)
-                    }
+                    if c == last { next.add(beam.node, frame: t, pnb: beam.pnb + lp) }
+                    let child = trie.child(beam.node, c, languageModel)
+                    if child < 0 { continue }  // outside a strict vocabulary
+                    next.add(child, frame: t, pnb: (c == last ? beam.pb : total) + lp)
                 }
             }
             // The best `width` by rank, ties to the smaller node (a total order: the same beams as
@@ -123,6 +126,10 @@ import Foundation
         results.reserveCapacity(beams.count)
         for beam in beams {
             var score = trie.rank(beam.node, pb: beam.pb, pnb: beam.pnb, lmWeight: lmWeight, insertionBonus: insertionBonus)
+            if let walk = vocabulary {  // the bonus of a word left incomplete is taken back
+                guard let kept = walk.final(trie.vocab[beam.node]) else { continue }
+                score += kept - trie.vocabBonus[beam.node]
+            }
             if let end = endSymbol, endWeight != 0, let lm = languageModel, let state = trie.lmState[beam.node] {
                 score += endWeight * lm.score(end, after: state).logProbability
             }
@@ -140,22 +147,39 @@ struct _PrefixTrie<State> {
     var length: [Int] = [0]
     var lmLogProb: [Float] = [0]
     var lmState: [State?]
-    /// Children by `node << 9 | symbol`: open addressing, linear probing, at most half full
+    /// The vocabulary's state and rank bonus of each node (0 without a vocabulary).
+    let vocabulary: _VocabularyWalk?
+    var vocab: [_VocabularyState] = [_VocabularyState()]
+    var vocabBonus: [Float] = [0]
+    /// Children by `node << 20 | symbol` (-1: not allowed by a strict vocabulary): open addressing, linear probing, at most half full
     /// (faster than a Dictionary, whose hashing dominated the search).
     var slotKeys = [Int](repeating: -1, count: 1024)
     var slotNodes = [Int](repeating: 0, count: 1024)
     var slotsUsed = 0
 
-    init(rootState: State?) { lmState = [rootState] }
+    init(rootState: State?, vocabulary: _VocabularyWalk? = nil) {
+        lmState = [rootState]
+        self.vocabulary = vocabulary
+    }
 
-    /// The node of prefix `node` + `s`, made (and scored by `languageModel`) if new.
+    /// The node of prefix `node` + `s`, made (and scored by `languageModel`) if new; -1 when a strict
+    /// vocabulary does not allow it. A `leading` symbol (the space after a pre-context) keeps the
+    /// vocabulary's start state.
     @inline(__always)
-    mutating func child<LM: LanguageModel>(_ node: Int, _ s: Int, _ languageModel: LM?) -> Int where LM.State == State {
-        let key = node << 9 | s
+    mutating func child<LM: LanguageModel>(_ node: Int, _ s: Int, _ languageModel: LM?, leading: Bool = false) -> Int where LM.State == State {
+        let key = node << 20 | s
         var i = Self.slot(key, mask: slotKeys.count - 1)
         while slotKeys[i] != -1 {
             if slotKeys[i] == key { return slotNodes[i] }
             i = (i + 1) & (slotKeys.count - 1)
+        }
+        var vs = vocab[node]
+        if let walk = vocabulary, !leading {
+            guard let v = walk.next(vs, s) else {
+                insert(key, -1, at: i)
+                return -1
+            }
+            vs = v
         }
         var lp: Float = 0
         var st: State? = nil
@@ -165,11 +189,17 @@ struct _PrefixTrie<State> {
         let id = parent.count
         parent.append(node); symbol.append(s); length.append(length[node] + 1)
         lmLogProb.append(lmLogProb[node] + lp); lmState.append(st)
+        vocab.append(vs); vocabBonus.append(vocabulary?.bonus(vs) ?? 0)
+        insert(key, id, at: i)
+        return id
+    }
+
+    @inline(__always)
+    mutating func insert(_ key: Int, _ id: Int, at i: Int) {
         slotKeys[i] = key
         slotNodes[i] = id
         slotsUsed += 1
         if 2 * slotsUsed > slotKeys.count { grow() }
-        return id
     }
 
     @inline(__always)
@@ -190,10 +220,11 @@ struct _PrefixTrie<State> {
         }
     }
 
-    /// A prefix's rank: log(e^pb + e^pnb) + lmWeight · LM log-probability + insertionBonus · length.
+    /// A prefix's rank: log(e^pb + e^pnb) + lmWeight · LM log-probability + insertionBonus · length
+    /// + the vocabulary's bonus.
     @inline(__always)
     func rank(_ node: Int, pb: Float, pnb: Float, lmWeight: Float, insertionBonus: Float) -> Float {
-        _logAddExp(pb, pnb) + lmWeight * lmLogProb[node] + insertionBonus * Float(length[node])
+        _logAddExp(pb, pnb) + lmWeight * lmLogProb[node] + insertionBonus * Float(length[node]) + vocabBonus[node]
     }
 
     func symbols(of node: Int) -> [Int] {

@@ -65,7 +65,22 @@
     /// - Throws: ``DigitalInkError/InkIssue/tooLong(frames:limit:)`` when the ink would resample to
     ///   more frames than the limits allow (see the type's description).
     public func features(for ink: Ink, writingArea: WritingArea? = nil) throws(DigitalInkError) -> FeatureMatrix {
-        let strokes = ink.strokes.filter { !$0.points.isEmpty }
+        var origins: [FrameOrigin]? = nil
+        return try features(for: ink, writingArea: writingArea, origins: &origins)
+    }
+
+    /// Where a frame (a resampled point) comes from: the index of its stroke in the ink and of the
+    /// input point nearest to it along the stroke.
+    public struct FrameOrigin: Sendable, Hashable {
+        public var stroke: Int32
+        public var point: Int32
+    }
+
+    /// ``features(for:writingArea:)``, and, when `origins` is not nil, the origin of every frame
+    /// (one per row), for aligning the network's output with the ink.
+    public func features(for ink: Ink, writingArea: WritingArea?, origins: inout [FrameOrigin]?) throws(DigitalInkError) -> FeatureMatrix {
+        let strokeIndices = ink.strokes.indices.filter { !ink.strokes[$0].points.isEmpty }
+        let strokes = strokeIndices.map { ink.strokes[$0] }
         guard !strokes.isEmpty else { return FeatureMatrix(rows: 0, columns: Self.featureDimension) }
         var xs: [Double] = []
         var ys: [Double] = []
@@ -101,9 +116,16 @@
         var out: [Float] = []
         var resampled: [(Double, Double)] = []
         var previousEnd: (Double, Double)? = nil
-        for stroke in strokes {
+        var pointIndices: [Int]? = origins == nil ? nil : []
+        if origins != nil { origins = [] }
+        for (j, stroke) in strokes.enumerated() {
             resampled.removeAll(keepingCapacity: true)
-            Self.resample(stroke.points, spacing: s, into: &resampled)
+            pointIndices?.removeAll(keepingCapacity: true)
+            Self.resample(stroke.points, spacing: s, into: &resampled, pointIndices: &pointIndices)
+            if let pointIndices {
+                let index = Int32(strokeIndices[j])
+                origins!.append(contentsOf: pointIndices.map { FrameOrigin(stroke: index, point: Int32($0)) })
+            }
             for (k, p) in resampled.enumerated() {
                 var dx = 0.0, dy = 0.0
                 if k > 0 {
@@ -150,7 +172,7 @@
 
     static func clip(_ v: Double, _ limit: Double) -> Double { min(max(v, -limit), limit) }
 
-    /// The number of points ``resample(_:spacing:into:)`` makes of `points`, in Double (it may be
+    /// The number of points ``resample(_:spacing:into:pointIndices:)`` makes of `points`, in Double (it may be
     /// huge or infinite for a degenerate spacing). O(points).
     static func resampledCount(_ points: [StrokePoint], spacing: Double) -> Double {
         var total = 0.0, unique = 0
@@ -171,16 +193,23 @@
 
     /// Equal arc-length resampling of one stroke. O(points). The caller checks
     /// ``resampledCount(_:spacing:)`` first.
-    static func resample(_ points: [StrokePoint], spacing: Double, into out: inout [(Double, Double)]) {
+    /// With `pointIndices` not nil, the index in `points` of the input point nearest to each output
+    /// point (along the stroke) is appended to it.
+    static func resample(_ points: [StrokePoint], spacing: Double, into out: inout [(Double, Double)],
+                         pointIndices: inout [Int]?) {
         var pts: [(Double, Double)] = []
+        var source: [Int] = []  // index in `points` of each point of `pts`
         pts.reserveCapacity(points.count)
-        for p in points {
+        let tracks = pointIndices != nil
+        for (i, p) in points.enumerated() {
             let q = (Double(p.x), Double(p.y))
             if let last = pts.last, last == q { continue }
             pts.append(q)
+            if tracks { source.append(i) }
         }
         if pts.count == 1 {
             out.append(pts[0])
+            pointIndices?.append(source[0])
             return
         }
         var cum = [Double](repeating: 0, count: pts.count)
@@ -191,13 +220,16 @@
         let total = cum[pts.count - 1]
         let n = max(1, Int((total / spacing).rounded(.toNearestOrEven)))
         out.append(pts[0])
+        pointIndices?.append(source[0])
         var j = 0
         for k in 1..<n {
             let target = total * Double(k) / Double(n)
             while j < pts.count - 2 && cum[j + 1] < target { j += 1 }
             let f = (target - cum[j]) / (cum[j + 1] - cum[j])
             out.append((pts[j].0 + (pts[j + 1].0 - pts[j].0) * f, pts[j].1 + (pts[j + 1].1 - pts[j].1) * f))
+            if tracks { pointIndices!.append(source[f < 0.5 ? j : j + 1]) }
         }
         out.append(pts[pts.count - 1])
+        pointIndices?.append(source[pts.count - 1])
     }
 }

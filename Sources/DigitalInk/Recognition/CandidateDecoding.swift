@@ -24,19 +24,34 @@ struct CTCTextDecoder: CandidateDecoding {
     func candidates(for output: FeatureMatrix, context: RecognitionContext,
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
         let lm = options.useLanguageModel ? languageModel : nil
-        let search = configuration.beamSearch(languageModel: lm != nil, options: options)
+        var search = configuration.beamSearch(languageModel: lm != nil, options: options)
         let pre = Array(context.preContext.suffix(RecognitionContext.maxPreContextLength))
         let preSymbols = pre.compactMap { symbolOfCharacter[$0] }
         // A pre-context that ends inside a line: the text may start with a space at no acoustic cost.
-        let allowed = options.allowedCharacters.map { set in classLabels.enumerated().map { $0 == 0 || set.contains(Character($1)) } }
+        var allowed = options.allowedCharacters.map { set in classLabels.enumerated().map { $0 == 0 || set.contains(Character($1)) } }
         var leading: Int? = nil
         if lm != nil, let last = pre.last, !last.isWhitespace, let space = symbolOfCharacter[" "], allowed?[space] ?? true {
             leading = space
         }
-        let hypotheses = search.decode(output, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
-                                       maxResults: options.maxResultCount, allowed: allowed)
-        return hypotheses.map {
-            DigitalInkRecognitionCandidate(text: $0.symbols.map { classLabels[$0] }.joined(), score: $0.score)
+        let walk = options.vocabulary.map { $0.walk(labels: classLabels) }
+        if let vocabulary = options.vocabulary, vocabulary.isStrict {
+            // Only the entries' characters, and every one of them in every frame (not only those above
+            // the floor), so that an ink unlike every entry still ends on the closest complete one.
+            search.symbolLogProbabilityFloor = -.infinity
+            let characters = vocabulary.trie.characters
+            allowed = classLabels.enumerated().map { c, label in
+                c == 0 || ((allowed?[c] ?? true) && label.first.map(characters.contains) == true)
+            }
+        }
+        // Every final hypothesis (the beam's width of them): the confidences come from all of them.
+        let all = search.decode(output, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
+                                maxResults: max(search.beamWidth, options.maxResultCount), allowed: allowed, vocabulary: walk)
+        let pool = all.prefix(search.beamWidth)
+        let confidences = ConfidenceCalibration.confidences(scores: pool.map(\.score), lengths: pool.map(\.symbols.count),
+                                                            calibration: configuration.decoder?.confidence)
+        return all.prefix(options.maxResultCount).enumerated().map { i, h in
+            DigitalInkRecognitionCandidate(text: h.symbols.map { classLabels[$0] }.joined(), score: h.score,
+                                           confidence: i < confidences.count ? confidences[i] : 0)
         }
     }
 }
@@ -49,7 +64,7 @@ struct ClassifierDecoder: CandidateDecoding {
     func candidates(for output: FeatureMatrix, context: RecognitionContext,
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
         let ranked = (0..<output.columns).map { c in
-            DigitalInkRecognitionCandidate(text: classLabels[c], score: expf(output[0, c]))
+            DigitalInkRecognitionCandidate(text: classLabels[c], score: expf(output[0, c]), confidence: expf(output[0, c]))
         }.sorted { $0.score > $1.score }
         return Array(ranked.prefix(options.maxResultCount))
     }

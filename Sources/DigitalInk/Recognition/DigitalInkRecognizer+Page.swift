@@ -27,11 +27,12 @@ extension DigitalInkRecognizer {
         let inks = lines.map { line in Ink(strokes: line.strokes.map { ink.strokes[$0] }) }
 
         // The network for every line, concurrently (each on a compute thread).
-        var outputs = [Result<FeatureMatrix, DigitalInkError>?](repeating: nil, count: inks.count)
-        await withTaskGroup(of: (Int, Result<FeatureMatrix, DigitalInkError>).self) { group in
+        typealias Output = (FeatureMatrix, [FeatureExtractor.FrameOrigin]?)
+        var outputs = [Result<Output, DigitalInkError>?](repeating: nil, count: inks.count)
+        await withTaskGroup(of: (Int, Result<Output, DigitalInkError>).self) { group in
             for (k, lineInk) in inks.enumerated() {
                 group.addTask {
-                    let r = await pool.run { () -> Result<FeatureMatrix, DigitalInkError> in
+                    let r = await pool.run { () -> Result<Output, DigitalInkError> in
                         Result { () throws(DigitalInkError) in try Self.networkOutput(lineInk, writingArea: nil, model: model) }
                     }
                     return (k, r)
@@ -44,10 +45,19 @@ extension DigitalInkRecognizer {
         var result: [PageRecognitionResult.Line] = []
         var preContext = context.preContext
         for (k, line) in lines.enumerated() {
-            let output = try outputs[k]!.get()
+            let (output, origins) = try outputs[k]!.get()
             let lineContext = RecognitionContext(preContext: preContext)
-            let candidates = output.rows == 0 ? [] : await pool.run {
-                model.decoder.candidates(for: output, context: lineContext, options: options)
+            let lineInk = inks[k]
+            let strokeIndices = line.strokes
+            let candidates: [DigitalInkRecognitionCandidate] = output.rows == 0 ? [] : await pool.run {
+                // Segments in the page's stroke indices (the coordinates are the page's already).
+                let aligned = Self.align(model.decoder.candidates(for: output, context: lineContext, options: options),
+                                         output: output, origins: origins, ink: lineInk, model: model)
+                return aligned.map { (c: DigitalInkRecognitionCandidate) -> DigitalInkRecognitionCandidate in
+                    var c = c
+                    c.segments = c.segments?.mappingStrokes(strokeIndices)
+                    return c
+                }
             }
             let entry = PageRecognitionResult.Line(strokeIndices: line.strokes, boundingBox: BoundingBox(strokes: line.strokes, of: ink),
                                                    candidates: candidates)

@@ -90,22 +90,32 @@ public final class DigitalInkRecognizer: Sendable {
     /// The pipeline: features → network → the model's decoder.
     static func recognize(_ ink: Ink, context: RecognitionContext, model: LoadedModel,
                           options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognitionResult {
-        let output = try networkOutput(ink, writingArea: context.writingArea, model: model)
+        let (output, origins) = try networkOutput(ink, writingArea: context.writingArea, model: model)
         guard output.rows > 0 else { return DigitalInkRecognitionResult(candidates: []) }
-        return DigitalInkRecognitionResult(candidates: model.decoder.candidates(for: output, context: context, options: options))
+        let candidates = model.decoder.candidates(for: output, context: context, options: options)
+        return DigitalInkRecognitionResult(candidates: align(candidates, output: output, origins: origins, ink: ink, model: model))
     }
 
-    /// Features and network: the log-probabilities for `ink` (0 rows for an ink without points).
-    /// Throws for an ink too long for its size, and for a network whose output is not finite.
-    static func networkOutput(_ ink: Ink, writingArea: WritingArea?, model: LoadedModel) throws(DigitalInkError) -> FeatureMatrix {
-        let features = try model.features.features(for: ink, writingArea: writingArea)
-        guard features.rows > 0 else { return features }
+    /// Text candidates with their segments (classifier candidates as they are).
+    static func align(_ candidates: [DigitalInkRecognitionCandidate], output: FeatureMatrix, origins: [FeatureExtractor.FrameOrigin]?,
+                      ink: Ink, model: LoadedModel) -> [DigitalInkRecognitionCandidate] {
+        guard model.configuration.modelKind == .text, let origins else { return candidates }
+        return CandidateAligner(model: model).align(candidates, output: output, origins: origins, ink: ink)
+    }
+
+    /// Features and network: the log-probabilities for `ink` (0 rows for an ink without points) and,
+    /// for a text model, the origin of each input frame. Throws for an ink too long for its size, and
+    /// for a network whose output is not finite.
+    static func networkOutput(_ ink: Ink, writingArea: WritingArea?, model: LoadedModel) throws(DigitalInkError) -> (FeatureMatrix, [FeatureExtractor.FrameOrigin]?) {
+        var origins: [FeatureExtractor.FrameOrigin]? = model.configuration.modelKind == .text ? [] : nil
+        let features = try model.features.features(for: ink, writingArea: writingArea, origins: &origins)
+        guard features.rows > 0 else { return (features, origins) }
         let logProbs = model.network.logProbabilities(features)
         guard logProbs.values.allSatisfy(\.isFinite) else {  // overflowing weights: never NaN scores
             throw .modelCorrupt(file: model.configuration.network.weights,
                                 reason: "the network's output for this ink is not finite (weights out of range)")
         }
-        return logProbs
+        return (logProbs, origins)
     }
 
     /// The loaded model (loading it on first use).

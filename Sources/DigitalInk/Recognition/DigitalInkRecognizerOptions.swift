@@ -23,6 +23,10 @@ public struct DigitalInkRecognizerOptions: Sendable {
     /// set without the space makes the text one word. Ignored by classifiers (shapes). Must not be
     /// empty.
     public var allowedCharacters: Set<Character>?
+    /// Words or phrases to prefer, or (strict) the only texts allowed; nil for none. Applied inside
+    /// the beam search together with ``allowedCharacters`` (see ``RecognitionVocabulary``). Ignored by
+    /// classifiers (shapes).
+    public var vocabulary: RecognitionVocabulary?
     /// Kernels and BLAS threads (see ``ComputeOptions``); the defaults are the fastest kernels and one
     /// BLAS thread.
     public var compute = ComputeOptions()

@@ -29,6 +29,8 @@ import Foundation
         /// Weight of the language model's probability that the text ends after the last character
         /// (a space follows it), added to the final hypotheses' scores; absent means 0.
         public var endWeight: Float?
+        /// How scores become confidences; absent: the softmax of the final hypotheses' scores.
+        public var confidence: ConfidenceCalibration?
     }
 
     public static let supportedFormatVersion = 1
@@ -111,6 +113,7 @@ import Foundation
                 for (name, w) in [("lmWeight", d.lmWeight), ("insertionBonus", d.insertionBonus), ("endWeight", d.endWeight ?? 0)] {
                     guard w.isFinite, abs(w) <= Limits.weight else { throw bad("decoder.\(name) must be finite, at most \(Limits.weight) in size") }
                 }
+                try d.confidence?.validate(file: file)
             }
         case .classifier:
             guard labels.count == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes") }

@@ -1,0 +1,47 @@
+/// The best CTC path of a given label sequence through a network's output: which frames emit which
+/// label. Numeric helpers in a namespace; internal engine type.
+///
+/// With labels `l_1 … l_L` the path runs over the extended sequence `b l_1 b l_2 … l_L b` (`b` the
+/// blank, 2L + 1 states). Viterbi over T frames (log-probabilities, T × C):
+///
+///     δ_0(0) = lp_0(b), δ_0(1) = lp_0(l_1)
+///     δ_t(s) = lp_t(z_s) + max(δ_{t-1}(s), δ_{t-1}(s-1), δ_{t-1}(s-2) if z_s ≠ b and z_s ≠ z_{s-2})
+///
+/// The path ends in state 2L or 2L - 1. Time O(T · L), memory O(T · L) for the back-pointers (one
+/// byte each).
+@_spi(Engine) public enum CTCForcedAlignment {
+    /// For each frame, the index (0..<L) of the label it emits, or -1 for a blank frame; nil when the
+    /// labels cannot be aligned to the frames (more frames needed than there are).
+    public static func align(_ labels: [Int], logProbs: FeatureMatrix, blank: Int = 0) -> [Int]? {
+        let T = logProbs.rows, C = logProbs.columns, L = labels.count
+        guard L > 0 else { return [Int](repeating: -1, count: T) }
+        guard T > 0, labels.allSatisfy({ (0..<C).contains($0) && $0 != blank }) else { return nil }
+        let S = 2 * L + 1
+        let values = logProbs.values
+        func symbol(_ s: Int) -> Int { s % 2 == 0 ? blank : labels[s / 2] }
+        var delta = [Float](repeating: -.infinity, count: S)
+        var next = delta
+        var back = [UInt8](repeating: 0, count: T * S)  // 0: stay, 1: from s-1, 2: from s-2
+        delta[0] = values[blank]
+        delta[1] = values[labels[0]]
+        for t in 1..<T {
+            let row = t * C
+            for s in 0..<S {
+                var best = delta[s], step: UInt8 = 0
+                if s >= 1, delta[s - 1] > best { best = delta[s - 1]; step = 1 }
+                if s >= 2, s % 2 == 1, labels[s / 2] != labels[s / 2 - 1], delta[s - 2] > best { best = delta[s - 2]; step = 2 }
+                next[s] = best == -.infinity ? -.infinity : best + values[row + symbol(s)]
+                back[t * S + s] = step
+            }
+            swap(&delta, &next)
+        }
+        var s = delta[S - 1] >= delta[S - 2] ? S - 1 : S - 2
+        guard delta[s] > -.infinity else { return nil }
+        var path = [Int](repeating: -1, count: T)
+        for t in stride(from: T - 1, through: 0, by: -1) {
+            path[t] = s % 2 == 1 ? s / 2 : -1
+            if t > 0 { s -= Int(back[t * S + s]) }
+        }
+        return s <= 1 ? path : nil
+    }
+}

@@ -1,0 +1,53 @@
+/// The alignment stage: after decoding, each returned text candidate gets its ``InkSegmentation``
+/// (only the returned ones: the work is O(frames · characters) per candidate). Internal.
+struct CandidateAligner: Sendable {
+    let symbolOfCharacter: [Character: Int]
+    let blank: Int
+    /// Input frames per output frame (2 with the network's time reduction).
+    let reduction: Int
+
+    init(model: LoadedModel) {
+        symbolOfCharacter = model.symbolOfCharacter
+        blank = model.configuration.blankIndex ?? 0
+        reduction = model.configuration.network.reduceAfter > 0 ? 2 : 1
+    }
+
+    /// `candidates` with their segments. `output` is the network's output for `ink`, and `origins`
+    /// the origin of each of its input frames.
+    func align(_ candidates: [DigitalInkRecognitionCandidate], output: FeatureMatrix,
+               origins: [FeatureExtractor.FrameOrigin], ink: Ink) -> [DigitalInkRecognitionCandidate] {
+        candidates.map { candidate in
+            var c = candidate
+            c.segments = segmentation(of: candidate.text, output: output, origins: origins, ink: ink)
+            return c
+        }
+    }
+
+    func segmentation(of text: String, output: FeatureMatrix, origins: [FeatureExtractor.FrameOrigin], ink: Ink) -> InkSegmentation? {
+        let characters = Array(text)
+        // A leading space (after a pre-context that ends inside a line) costs no frames.
+        let offset = characters.first == " " ? 1 : 0
+        var labels: [Int] = []
+        labels.reserveCapacity(characters.count)
+        for ch in characters.dropFirst(offset) {
+            guard let s = symbolOfCharacter[ch] else { return nil }
+            labels.append(s)
+        }
+        guard let path = CTCForcedAlignment.align(labels, logProbs: output, blank: blank) else { return nil }
+        return _StrokeAssignment.segmentation(characters: characters, labels: labels, path: path, offset: offset,
+                                              reduction: reduction, logProbs: output, origins: origins, ink: ink)
+    }
+}
+
+extension InkSegmentation {
+    /// The same segmentation with stroke indices mapped through `strokeIndices` (a line's strokes
+    /// within its page).
+    func mappingStrokes(_ strokeIndices: [Int]) -> InkSegmentation {
+        func map(_ spans: [StrokeSpan]) -> [StrokeSpan] {
+            spans.map { StrokeSpan(stroke: strokeIndices[$0.stroke], points: $0.points) }
+        }
+        return InkSegmentation(
+            characters: characters.map { CharacterSegment(text: $0.text, strokes: map($0.strokes), boundingBox: $0.boundingBox) },
+            words: words.map { WordSegment(text: $0.text, characters: $0.characters, strokes: map($0.strokes), boundingBox: $0.boundingBox) })
+    }
+}

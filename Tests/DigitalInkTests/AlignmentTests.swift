@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@_spi(Engine) @testable import DigitalInk
+
+@Suite("Alignment: the strokes and points of every character and word")
+struct AlignmentTests {
+    static func recognizer(maxResults: Int = 5) -> DigitalInkRecognizer {
+        var options = DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory)
+        options.maxResultCount = maxResults
+        return DigitalInkRecognizer(options: options)
+    }
+
+    @Test("the CTC path of a label sequence: repeated labels need a blank between them; too few frames is nil")
+    func forcedAlignment() {
+        // Classes 0 blank, 1 "a", 2 "b". Frames: a a blank a b.
+        let rows: [[Float]] = [[0.1, 0.8, 0.1], [0.2, 0.7, 0.1], [0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]]
+        let m = FeatureMatrix(rows: 5, columns: 3, values: rows.flatMap { $0.map { logf($0) } })
+        #expect(CTCForcedAlignment.align([1, 1, 2], logProbs: m) == [0, 0, -1, 1, 2])
+        #expect(CTCForcedAlignment.align([1, 2], logProbs: m)?.filter { $0 >= 0 }.count ?? 0 >= 2)
+        #expect(CTCForcedAlignment.align([1, 1, 1], logProbs: FeatureMatrix(rows: 4, columns: 3, values: Array(rows.prefix(4).joined().map { logf($0) }))) == nil)
+        #expect(CTCForcedAlignment.align([1, 2, 1, 2, 1], logProbs: m) == [0, 1, 2, 3, 4])
+        #expect(CTCForcedAlignment.align([], logProbs: m) == [-1, -1, -1, -1, -1])
+    }
+
+    @Test("every candidate's characters partition the ink's points; words are the runs between spaces",
+          arguments: ["hello.json", "there.json", "line.json", "argument.json", "digits.json"])
+    func partition(_ name: String) async throws {
+        let ink = try sample(name).ink
+        let result = try await Self.recognizer().recognize(ink)
+        #expect(!result.candidates.isEmpty)
+        for candidate in result.candidates {
+            let segments = try #require(candidate.segments, "\(name): \(candidate.text)")
+            #expect(segments.characters.map(\.text).joined() == candidate.text)
+            // Each point of the ink belongs to exactly one character.
+            var owner = ink.strokes.map { [Int](repeating: 0, count: $0.points.count) }
+            for c in segments.characters {
+                if c.text == " " { #expect(c.strokes.isEmpty) }
+                for span in c.strokes {
+                    #expect(!span.points.isEmpty && span.points.upperBound <= ink.strokes[span.stroke].points.count)
+                    for p in span.points { owner[span.stroke][p] += 1 }
+                }
+                if let box = c.boundingBox {
+                    let pts = c.strokes.flatMap { ink.strokes[$0.stroke].points[$0.points] }
+                    #expect(pts.allSatisfy { $0.x >= box.x && $0.x <= box.x + box.width && $0.y >= box.y && $0.y <= box.y + box.height })
+                }
+            }
+            let counts = owner.flatMap { $0 }
+            #expect(counts.allSatisfy { $0 == 1 }, "\(name) \(candidate.text.debugDescription): \(counts.filter { $0 != 1 }.count) points not owned once")
+            let words = candidate.text.split(separator: " ").map(String.init)
+            #expect(segments.words.map(\.text) == words)
+            for w in segments.words {
+                #expect(segments.characters[w.characters].map(\.text).joined() == w.text)
+            }
+        }
+    }
+
+    @Test("words composed from isolated letters of held-out writers: strokes go to their own letter, late dots and bars included")
+    func composedWords() async throws {
+        // Training/evaluate_hints.py alignment --write-fixture: UNIPEN letters of held-out writers, each
+        // stroke's letter known, i-dots and t-bars moved to the end of the word.
+        let text = try String(contentsOf: Fixtures.url("alignment/composed.jsonl"), encoding: .utf8)
+        let recognizer = Self.recognizer(maxResults: 1)
+        var read = 0, strokes = 0, right = 0, late = 0, lateRight = 0
+        for line in text.split(separator: "\n") {
+            let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            let (ink, _) = Fixtures.ink(o)
+            let label = o["label"] as! String, owners = o["owners"] as! [Int], delayed = o["delayed"] as! [Bool]
+            let best = try #require(try await recognizer.recognize(ink).best)
+            guard best.text == label else { continue }
+            read += 1
+            let characters = try #require(best.segments).characters
+            for (s, owner) in owners.enumerated() {
+                let points = characters.map { c in c.strokes.filter { $0.stroke == s }.reduce(0) { $0 + $1.points.count } }
+                let assigned = points.indices.max { points[$0] < points[$1] }!
+                strokes += 1
+                if assigned == owner { right += 1 }
+                if delayed[s] { late += 1; if assigned == owner { lateRight += 1 } }
+            }
+        }
+        #expect(read >= 6)
+        #expect(Double(right) >= 0.95 * Double(strokes), "\(right) of \(strokes)")
+        #expect(late > 0 && Double(lateRight) >= 0.9 * Double(late), "\(lateRight) of \(late) late strokes")
+    }
+
+    @Test("a page's segments use the page's stroke indices")
+    func page() async throws {
+        let ink = try sample("page.json").ink
+        let result = try await Self.recognizer(maxResults: 1).recognizePage(ink)
+        #expect(result.lines.count > 1)
+        for line in result.lines {
+            let segments = try #require(line.candidates.first?.segments)
+            let used = Set(segments.characters.flatMap(\.strokes).map(\.stroke))
+            #expect(used.isSubset(of: Set(line.strokeIndices)))
+            #expect(used.count == Set(line.strokeIndices).count)
+        }
+    }
+}
