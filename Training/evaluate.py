@@ -296,7 +296,15 @@ Reproduce: `python3 Training/evaluate.py --model {os.path.relpath(args.model, RO
 - English only; one line of text per ink; strokes must be in writing order.
 - Figures are on UNIPEN's tablets and writers (mostly 1990s digitizers); finger ink on phones differs.
 """
-    with open(os.path.join(args.model, "MODEL_CARD.md"), "w") as f:
+    card_path = os.path.join(args.model, "MODEL_CARD.md")
+    marker = "<!-- hints: written by Training/evaluate_hints.py card -->"
+    if os.path.exists(card_path):  # keep the section evaluate_hints.py wrote
+        with open(card_path) as f:
+            old = f.read()
+        if marker in old:
+            end = old.index("<!-- /hints -->") + len("<!-- /hints -->") + 1
+            text = text.replace("## Status", old[old.index(marker): end] + "\n## Status", 1)
+    with open(card_path, "w") as f:
         f.write(text)
     from export import write_manifest  # the card is one of the model's files: sizes and SHA-256 again
     write_manifest(os.path.dirname(os.path.abspath(args.model)))

@@ -7,6 +7,7 @@
     python3 Training/evaluate_hints.py confidence   # calibration on the reported words: ECE, table
     python3 Training/evaluate_hints.py alignment    # strokes of composed words assigned to their letter
     python3 Training/evaluate_hints.py fixture      # the confidence golden fixture the Swift tests read
+    python3 Training/evaluate_hints.py card         # all reported figures into Models/en-US/MODEL_CARD.md
 
 Data: held-out UNIPEN writers (`data.is_validation_writer`), shuffled with seed 0 as in evaluate.py:
 the first 2,000 words are the *reported* set, the next 600 (and the 150 tuning lines) the *tuning*
@@ -78,13 +79,40 @@ def vocabulary(args, binary):
             a = accuracy(tune, run(binary, tune, ["--vocabulary", tune_vocab, "--vocabulary-weight", str(w)]))
             print(f"  weight {w}: {100 * a:.1f}%", flush=True)
             best = max(best, (a, w), key=lambda t: t[0])
+        # An open vocabulary: half of the tuning words' labels in it, half not (how an app's list of
+        # names meets ordinary words): the default weight must help the first without hurting the second.
+        labels = sorted({it.label for it in tune})
+        inside = set(random.Random(2).sample(labels, len(labels) // 2))
+        half_vocab = os.path.join(tmp, "half.txt")
+        with open(half_vocab, "w") as f:
+            f.write("\n".join(sorted(inside)) + "\n")
+        ins, outs = [it for it in tune if it.label in inside], [it for it in tune if it.label not in inside]
+        plain = run(binary, tune, [])
+        print(f"tuning, open vocabulary (half the labels): no vocabulary: in {100 * accuracy(ins, plain):.1f}%, "
+              f"out {100 * accuracy(outs, plain):.1f}%", flush=True)
+        for wt in [float(x) for x in args.weights.split(",")]:
+            r = run(binary, tune, ["--vocabulary", half_vocab, "--vocabulary-weight", str(wt)])
+            print(f"  weight {wt}: in {100 * accuracy(ins, r):.1f}%, out {100 * accuracy(outs, r):.1f}%, "
+                  f"all {100 * accuracy(tune, r):.1f}%", flush=True)
         w = args.weight if args.weight is not None else best[1]
-        base = accuracy(report, run(binary, report, []))
+        base_run = run(binary, report, [])
+        base = accuracy(report, base_run)
+        default = accuracy(report, run(binary, report, ["--vocabulary", report_vocab]))
         boosted = accuracy(report, run(binary, report, ["--vocabulary", report_vocab, "--vocabulary-weight", str(w)]))
         strict = accuracy(report, run(binary, report, ["--vocabulary", report_vocab, "--strict"]))
         n_vocab = len({it.label for it in report})
-        print(f"reported words ({len(report)}, vocabulary of their {n_vocab} distinct labels): "
-              f"no vocabulary {100 * base:.1f}%, boosted (weight {w}) {100 * boosted:.1f}%, strict {100 * strict:.1f}%")
+        print(f"reported words ({len(report)}), a vocabulary of their {n_vocab} distinct labels: "
+              f"no vocabulary {100 * base:.1f}%, boosted with the default weight {100 * default:.1f}%, "
+              f"boosted with weight {w} (best closed-list weight on tuning) {100 * boosted:.1f}%, strict {100 * strict:.1f}%")
+        labels = sorted({it.label for it in report})
+        inside = set(random.Random(2).sample(labels, len(labels) // 2))
+        with open(half_vocab, "w") as f:
+            f.write("\n".join(sorted(inside)) + "\n")
+        ins, outs = [it for it in report if it.label in inside], [it for it in report if it.label not in inside]
+        r = run(binary, report, ["--vocabulary", half_vocab])
+        print(f"reported words, open vocabulary (half of the labels), default weight: in the vocabulary "
+              f"{100 * accuracy(ins, base_run):.1f}% -> {100 * accuracy(ins, r):.1f}%, not in it "
+              f"{100 * accuracy(outs, base_run):.1f}% -> {100 * accuracy(outs, r):.1f}%")
 
 
 def digits(args, binary):
@@ -301,9 +329,69 @@ def fixture(args, binary):
     print("wrote", FIXTURE)
 
 
+CARD_BEGIN = "<!-- hints: written by Training/evaluate_hints.py card -->"
+CARD_END = "<!-- /hints -->"
+
+
+def card(args, binary):
+    """Runs the reported figures (confidence, vocabulary, digits, alignment) and writes them as a section
+    of the model card, before "## Status" (evaluate.py --card keeps the section)."""
+    import contextlib
+    import io
+    out = {}
+    for name, fn in (("confidence", confidence), ("vocabulary", vocabulary), ("digits", digits), ("alignment", alignment)):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            fn(args, binary)
+        out[name] = buf.getvalue().strip()
+        print(out[name], flush=True)
+    conf_lines = out["confidence"].splitlines()
+    section = f"""{CARD_BEGIN}
+## Confidence, hints and alignment
+
+All figures from the Swift engine on held-out writers (`python3 Training/evaluate_hints.py card`);
+the calibration and the weights were chosen on the tuning slices (600 words and 150 lines, disjoint
+from the reported 2,000 words). The alignment figures come from **composed** ink: words put together
+from isolated UNIPEN letters of held-out writers.
+
+**Confidence** (`decoder.confidence` in `config.json`, fitted with `evaluate_hints.py confidence --fit`):
+
+{conf_lines[0]}
+
+Reliability of the best candidate's confidence (the figure an app acts on):
+
+""" + "\n".join(conf_lines[1:]) + f"""
+
+**Vocabulary and character set** (the vocabulary's tuning output first):
+
+```
+{out["vocabulary"]}
+{out["digits"]}
+```
+
+**Alignment** (composed words, reported half of the held-out writers; see Docs/alignment.md):
+
+```
+{out["alignment"]}
+```
+{CARD_END}
+"""
+    path = os.path.join(MODEL, "MODEL_CARD.md")
+    with open(path) as f:
+        text = f.read()
+    if CARD_BEGIN in text:
+        text = text[: text.index(CARD_BEGIN)] + text[text.index(CARD_END) + len(CARD_END) + 1:]
+    text = text.replace("## Status", section + "\n## Status", 1)
+    with open(path, "w") as f:
+        f.write(text)
+    from export import write_manifest  # the card is one of the model's files
+    write_manifest(os.path.dirname(MODEL))
+    print("wrote", path)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["vocabulary", "digits", "confidence", "alignment", "fixture"])
+    ap.add_argument("what", choices=["vocabulary", "digits", "confidence", "alignment", "fixture", "card"])
     ap.add_argument("--alignment-set", choices=["tuning", "reported"], default="reported")
     ap.add_argument("--alignment-words", type=int, default=120, help="composed words per writer")
     ap.add_argument("--write-fixture", type=int, default=0, help="alignment: write this many composed words with delayed marks to the test fixture")
@@ -316,7 +404,7 @@ def main():
     args = ap.parse_args()
     binary = None if args.what == "fixture" else inkrec_binary()
     {"vocabulary": vocabulary, "digits": digits, "confidence": confidence, "alignment": alignment,
-     "fixture": fixture}[args.what](args, binary)
+     "fixture": fixture, "card": card}[args.what](args, binary)
 
 
 if __name__ == "__main__":

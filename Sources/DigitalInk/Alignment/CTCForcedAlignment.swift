@@ -17,23 +17,30 @@
         guard L > 0 else { return [Int](repeating: -1, count: T) }
         guard T > 0, labels.allSatisfy({ (0..<C).contains($0) && $0 != blank }) else { return nil }
         let S = 2 * L + 1
-        let values = logProbs.values
-        func symbol(_ s: Int) -> Int { s % 2 == 0 ? blank : labels[s / 2] }
+        // The class of each state, and whether it may be entered from two states back (a label that
+        // differs from the label before it).
+        var symbol = [Int](repeating: blank, count: S)
+        for (i, l) in labels.enumerated() { symbol[2 * i + 1] = l }
+        var skips = [Bool](repeating: false, count: S)
+        for s in stride(from: 3, to: S, by: 2) where labels[s / 2] != labels[s / 2 - 1] { skips[s] = true }
         var delta = [Float](repeating: -.infinity, count: S)
         var next = delta
         var back = [UInt8](repeating: 0, count: T * S)  // 0: stay, 1: from s-1, 2: from s-2
-        delta[0] = values[blank]
-        delta[1] = values[labels[0]]
-        for t in 1..<T {
-            let row = t * C
-            for s in 0..<S {
-                var best = delta[s], step: UInt8 = 0
-                if s >= 1, delta[s - 1] > best { best = delta[s - 1]; step = 1 }
-                if s >= 2, s % 2 == 1, labels[s / 2] != labels[s / 2 - 1], delta[s - 2] > best { best = delta[s - 2]; step = 2 }
-                next[s] = best == -.infinity ? -.infinity : best + values[row + symbol(s)]
-                back[t * S + s] = step
+        logProbs.values.withUnsafeBufferPointer { values in
+            delta[0] = values[blank]
+            delta[1] = values[labels[0]]
+            for t in 1..<T {
+                let row = t * C
+                next[0] = delta[0] + values[row + blank]
+                for s in 1..<S {
+                    var best = delta[s], step: UInt8 = 0
+                    if delta[s - 1] > best { best = delta[s - 1]; step = 1 }
+                    if skips[s], delta[s - 2] > best { best = delta[s - 2]; step = 2 }
+                    next[s] = best + values[row + symbol[s]]
+                    back[t * S + s] = step
+                }
+                swap(&delta, &next)
             }
-            swap(&delta, &next)
         }
         var s = delta[S - 1] >= delta[S - 2] ? S - 1 : S - 2
         guard delta[s] > -.infinity else { return nil }

@@ -30,12 +30,13 @@ enum _StrokeAssignment {
         let L = characters.count
         var spans = [[StrokeSpan]](repeating: [], count: L)
         // The character each input frame emits (-1: none, or a space).
+        let isSpace = characters.map(\.isWhitespace)
         func outputFrame(_ f: Int) -> Int { min(f / max(1, reduction), path.count - 1) }
         let emitted: [Int] = origins.indices.map { f in
             let t = outputFrame(f)
             guard t >= 0, path[t] >= 0 else { return -1 }
             let c = path[t] + offset
-            return c < L && !characters[c].isWhitespace ? c : -1
+            return c < L && !isSpace[c] ? c : -1
         }
         /// For frames lo..<hi between characters c1 and c2: the last frame that belongs to c1 (lo - 1 for
         /// none), where Σ_{f ≤ split} (lp_f(c1) − lp_f(c2)) is largest; the midpoint for the same letter.
@@ -88,58 +89,71 @@ enum _StrokeAssignment {
             a = b
         }
         // Strokes read as no character: to the horizontally nearest character with anchored points.
-        let ranges: [(lo: Float, hi: Float)?] = spans.map { s in
-            BoundingBox(spans: s, of: ink).map { ($0.x, $0.x + $0.width) }
-        }
-        let heights = spans.compactMap { BoundingBox(spans: $0, of: ink)?.height }.sorted()
-        let tolerance = heights.isEmpty ? 0 : heights[heights.count / 2] / 2
-        for stroke in unanchored {
-            let points = ink.strokes[stroke].points
-            guard let lo = points.map(\.x).min(), let hi = points.map(\.x).max() else { continue }
-            let centre = (lo + hi) / 2
-            var best = -1, bestKey = (Float.infinity, Float.infinity)
-            for (c, r) in ranges.enumerated() {
-                guard let r else { continue }
-                let bonus = takesLateMark(characters[c]) ? tolerance : 0
-                let gap = max(0, r.lo - centre, centre - r.hi) - bonus
-                let key = (gap, abs((r.lo + r.hi) / 2 - centre))
-                if key < bestKey { bestKey = key; best = c }
+        var boxes = spans.map { BoundingBox(spans: $0, of: ink) }
+        if !unanchored.isEmpty {
+            let heights = boxes.compactMap { $0?.height }.sorted()
+            let tolerance = heights.isEmpty ? 0 : heights[heights.count / 2] / 2
+            let bonus = characters.map { takesLateMark($0) ? tolerance : 0 }
+            let ranges = boxes.map { $0.map { (lo: $0.x, hi: $0.x + $0.width) } }
+            for stroke in unanchored {
+                let points = ink.strokes[stroke].points
+                guard let lo = points.map(\.x).min(), let hi = points.map(\.x).max() else { continue }
+                let centre = (lo + hi) / 2
+                var best = -1, bestKey = (Float.infinity, Float.infinity)
+                for (c, r) in ranges.enumerated() {
+                    guard let r else { continue }
+                    let gap = max(0, r.lo - centre, centre - r.hi) - bonus[c]
+                    let key = (gap, abs((r.lo + r.hi) / 2 - centre))
+                    if key < bestKey { bestKey = key; best = c }
+                }
+                if best >= 0 {
+                    spans[best].append(StrokeSpan(stroke: stroke, points: 0..<points.count))
+                    boxes[best] = BoundingBox(spans: spans[best], of: ink)
+                }
             }
-            if best >= 0 { spans[best].append(StrokeSpan(stroke: stroke, points: 0..<points.count)) }
         }
         let characterSegments = (0..<L).map { c in
-            let s = spans[c].sorted { ($0.stroke, $0.points.lowerBound) < ($1.stroke, $1.points.lowerBound) }
-            return CharacterSegment(text: String(characters[c]), strokes: s, boundingBox: BoundingBox(spans: s, of: ink))
+            let s = spans[c].count < 2 ? spans[c] : spans[c].sorted { ($0.stroke, $0.points.lowerBound) < ($1.stroke, $1.points.lowerBound) }
+            return CharacterSegment(text: String(characters[c]), strokes: s, boundingBox: boxes[c])
         }
-        return InkSegmentation(characters: characterSegments, words: words(characterSegments, ink: ink))
+        return InkSegmentation(characters: characterSegments, words: words(characterSegments, isSpace: isSpace))
     }
+
+    static let lateMarkLetters: Set<Character> = Set("ijtfxAEFHTłøđŁØĐħ")
 
     /// Whether writers add a stroke to `c` after writing it: dots, bars, slashes, diacritics.
     static func takesLateMark(_ c: Character) -> Bool {
-        if "ijtfxAEFHTłøđŁØĐħ".contains(c) { return true }
+        if lateMarkLetters.contains(c) { return true }
+        if c.isASCII { return false }
         // A letter with a diacritic: its canonical decomposition has a combining mark.
         let scalars = String(c).decomposedStringWithCanonicalMapping.unicodeScalars
         return scalars.count > 1 && scalars.dropFirst().contains { $0.properties.generalCategory == .nonspacingMark }
     }
 
     /// The runs of characters between spaces, with their spans merged per stroke.
-    static func words(_ characters: [CharacterSegment], ink: Ink) -> [WordSegment] {
+    static func words(_ characters: [CharacterSegment], isSpace: [Bool]) -> [WordSegment] {
         var words: [WordSegment] = []
         var i = 0
         while i < characters.count {
-            guard !characters[i].text.allSatisfy(\.isWhitespace) else { i += 1; continue }
+            guard !isSpace[i] else { i += 1; continue }
             var j = i
-            while j < characters.count, !characters[j].text.allSatisfy(\.isWhitespace) { j += 1 }
-            var byStroke: [Int: Range<Int>] = [:]
-            for c in characters[i..<j] {
-                for s in c.strokes {
-                    let r = byStroke[s.stroke].map { min($0.lowerBound, s.points.lowerBound)..<max($0.upperBound, s.points.upperBound) }
-                    byStroke[s.stroke] = r ?? s.points
+            while j < characters.count, !isSpace[j] { j += 1 }
+            let spans = characters[i..<j].flatMap(\.strokes).sorted { ($0.stroke, $0.points.lowerBound) < ($1.stroke, $1.points.lowerBound) }
+            var merged: [StrokeSpan] = []
+            for span in spans {
+                if let last = merged.last, last.stroke == span.stroke {
+                    merged[merged.count - 1].points = last.points.lowerBound..<max(last.points.upperBound, span.points.upperBound)
+                } else {
+                    merged.append(span)
                 }
             }
-            let merged = byStroke.keys.sorted().map { StrokeSpan(stroke: $0, points: byStroke[$0]!) }
-            words.append(WordSegment(text: characters[i..<j].map(\.text).joined(), characters: i..<j, strokes: merged,
-                                     boundingBox: BoundingBox(spans: merged, of: ink)))
+            // The word's box is the union of its characters' boxes (the same points).
+            let box = characters[i..<j].compactMap(\.boundingBox).reduce(nil as BoundingBox?) { u, b in
+                guard let u else { return b }
+                let x0 = min(u.x, b.x), y0 = min(u.y, b.y)
+                return BoundingBox(x: x0, y: y0, width: max(u.x + u.width, b.x + b.width) - x0, height: max(u.y + u.height, b.y + b.height) - y0)
+            }
+            words.append(WordSegment(text: characters[i..<j].map(\.text).joined(), characters: i..<j, strokes: merged, boundingBox: box))
             i = j
         }
         return words
