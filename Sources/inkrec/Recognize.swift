@@ -30,6 +30,9 @@ struct Recognize: AsyncParsableCommand {
     @Option(name: .long, help: "Text before the ink; the language model is conditioned on it.")
     var preContext: String?
 
+    @Option(name: .long, help: "Text after the ink (after the insertion point); the language model scores it after each candidate.")
+    var postContext: String?
+
     @Option(name: .long, help: "Size of the writing area, WIDTHxHEIGHT, in the ink's units.")
     var writingArea: String?
 
@@ -157,7 +160,7 @@ struct Recognize: AsyncParsableCommand {
     }
 
     func context(for doc: InkDocument) -> RecognitionContext {
-        RecognitionContext(preContext: preContext ?? doc.preContext ?? "",
+        RecognitionContext(preContext: preContext ?? doc.preContext ?? "", postContext: postContext ?? "",
                            writingArea: writingArea.flatMap(Self.parseArea) ?? doc.writingArea)
     }
 

@@ -109,3 +109,36 @@ struct VocabularyBeamSearchTests {
         #expect(other.map(\.symbols).allSatisfy { $0 == [1, 2] || $0 == [1, 1] })
     }
 }
+
+@Suite("Post-context: the text after the insertion point")
+struct PostContextTests {
+    @Test("the language model scores the post-context after each hypothesis: it decides between equal readings")
+    func decides() {
+        // Classes 0 blank, 1 "a", 2 "b", 3 " ". The ink is "a" or "b", equally; "b" is followed by " "
+        // far more often than "a" is.
+        let lp = frames([[0.1, 0.45, 0.45, 0.0001], [0.9, 0.05, 0.05, 0.0001]])
+        let lm = TableBigramModel(table: [0: [1: -1, 2: -1.01], 1: [3: -6], 2: [3: -0.5]])
+        let search = CTCPrefixBeamSearch(beamWidth: 8, lmWeight: 1, symbolLogProbabilityFloor: -20)
+        #expect(search.decode(lp, languageModel: lm, maxResults: 2).first?.symbols == [1])
+        let after = search.decode(lp, languageModel: lm, maxResults: 2, postContext: [3])
+        #expect(after.first?.symbols == [2])
+        let plain = search.decode(lp, languageModel: lm, maxResults: 2)
+        #expect(abs(after.first!.score - (plain.first { $0.symbols == [2] }!.score - 0.5)) < 1e-4)
+    }
+
+    @Test("the recognizer and the CLI pass the post-context; an empty one changes nothing")
+    func api() async throws {
+        let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory))
+        let ink = try sample("hello.json").ink
+        let plain = try await recognizer.recognize(ink)
+        let empty = try await recognizer.recognize(ink, context: RecognitionContext(postContext: ""))
+        #expect(plain == empty)
+        let followed = try await recognizer.recognize(ink, context: RecognitionContext(postContext: " world"))
+        #expect(followed.best?.text == "hello")
+        #expect(followed.candidates.map(\.score) != plain.candidates.map(\.score))
+        let decoded = try JSONDecoder().decode(RecognitionContext.self, from: Data(#"{"preContext": "a"}"#.utf8))
+        #expect(decoded == RecognitionContext(preContext: "a"))
+        let r = try await CLI.run(["recognize", "Samples/hello.json", "--post-context", " world", "--model-directory", "Models/en-US"])
+        #expect(r.status == 0 && r.stdout.hasPrefix("Samples/hello.json: hello"), "\(r.stdout) \(r.stderr)")
+    }
+}

@@ -57,9 +57,13 @@ import Foundation
     ///
     /// `vocabulary`, when given, boosts the prefixes that spell its entries, or (strict) allows only
     /// them (see ``_VocabularyWalk``); its bonus is part of the rank and of the final score.
+    ///
+    /// `postContext` (symbol ids of the text after the ink), when not empty and with a language model,
+    /// adds `lmWeight · log P_LM(postContext | hypothesis)` to each final hypothesis instead of the
+    /// end term.
     public func decode<LM: LanguageModel>(_ logProbs: FeatureMatrix, languageModel: LM?, preContext: [Int] = [],
                                           leadingSymbol: Int? = nil, maxResults: Int, allowed: [Bool]? = nil,
-                                          vocabulary: _VocabularyWalk? = nil) -> [Hypothesis] {
+                                          vocabulary: _VocabularyWalk? = nil, postContext: [Int] = []) -> [Hypothesis] {
         let C = logProbs.columns
         precondition(C < 1 << 20, "at most 2^20 classes")
         // (No local functions that capture mutable state, and no copies of the trie or the language
@@ -130,7 +134,15 @@ import Foundation
                 guard let kept = walk.final(trie.vocab[beam.node]) else { continue }
                 score += kept - trie.vocabBonus[beam.node]
             }
-            if let end = endSymbol, endWeight != 0, let lm = languageModel, let state = trie.lmState[beam.node] {
+            if !postContext.isEmpty, let lm = languageModel, var state = trie.lmState[beam.node] {
+                var lp: Float = 0
+                for s in postContext {
+                    let r = lm.score(s, after: state)
+                    lp += r.logProbability
+                    state = r.next
+                }
+                score += lmWeight * lp
+            } else if let end = endSymbol, endWeight != 0, let lm = languageModel, let state = trie.lmState[beam.node] {
                 score += endWeight * lm.score(end, after: state).logProbability
             }
             results.append(Hypothesis(symbols: trie.symbols(of: beam.node), score: score))

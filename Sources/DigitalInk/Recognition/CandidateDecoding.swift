@@ -34,6 +34,12 @@ struct CTCTextDecoder: CandidateDecoding {
             leading = space
         }
         let walk = options.vocabulary.map { $0.walk(labels: classLabels) }
+        // The post-context's symbols, up to the first character the model cannot output.
+        var postSymbols: [Int] = []
+        for ch in context.postContext.prefix(RecognitionContext.maxPostContextLength) {
+            guard let s = symbolOfCharacter[ch] else { break }
+            postSymbols.append(s)
+        }
         if let vocabulary = options.vocabulary, vocabulary.isStrict {
             // Only the entries' characters, and every one of them in every frame (not only those above
             // the floor), so that an ink unlike every entry still ends on the closest complete one.
@@ -45,7 +51,8 @@ struct CTCTextDecoder: CandidateDecoding {
         }
         // Every final hypothesis (the beam's width of them): the confidences come from all of them.
         let all = search.decode(output, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
-                                maxResults: max(search.beamWidth, options.maxResultCount), allowed: allowed, vocabulary: walk)
+                                maxResults: max(search.beamWidth, options.maxResultCount), allowed: allowed, vocabulary: walk,
+                                postContext: postSymbols)
         let pool = all.prefix(search.beamWidth)
         let confidences = ConfidenceCalibration.confidences(scores: pool.map(\.score), lengths: pool.map(\.symbols.count),
                                                             calibration: configuration.decoder?.confidence)

@@ -4,8 +4,9 @@ extension DigitalInkRecognizer {
     /// Recognizes a page: the ink is split into text lines (``PageRecognitionResult/lines``, top to
     /// bottom), each line's strokes are put in reading order, and each line is recognized as
     /// ``recognize(_:context:)`` would recognize it alone. The text of the line above (with a space)
-    /// is the pre-context of the line below; `context.preContext` is the first line's. The writing
-    /// area, which describes one line, is not used.
+    /// is the pre-context of the line below; `context.preContext` is the first line's and
+    /// `context.postContext` follows the last line. The writing area, which describes one line, is
+    /// not used.
     ///
     /// Lines run through the network concurrently (one per core); the decoding, which needs the line
     /// above, runs in order. The result is the same as recognizing the lines one after the other.
@@ -46,7 +47,8 @@ extension DigitalInkRecognizer {
         var preContext = context.preContext
         for (k, line) in lines.enumerated() {
             let (output, origins) = try outputs[k]!.get()
-            let lineContext = RecognitionContext(preContext: preContext)
+            // The page's post-context follows its last line.
+            let lineContext = RecognitionContext(preContext: preContext, postContext: k == lines.count - 1 ? context.postContext : "")
             let lineInk = inks[k]
             let strokeIndices = line.strokes
             let candidates: [DigitalInkRecognitionCandidate] = output.rows == 0 ? [] : await pool.run {
