@@ -6,6 +6,7 @@
     python3 Training/evaluate_hints.py confidence --fit --write-config   # fit on tuning words, store
     python3 Training/evaluate_hints.py confidence   # calibration on the reported words: ECE, table
     python3 Training/evaluate_hints.py alignment    # strokes of composed words assigned to their letter
+    python3 Training/evaluate_hints.py postcontext  # words cut out of held-out lines: with the text after them
     python3 Training/evaluate_hints.py fixture      # the confidence golden fixture the Swift tests read
     python3 Training/evaluate_hints.py card         # all reported figures into Models/en-US/MODEL_CARD.md
 
@@ -219,6 +220,15 @@ def confidence(args, binary):
     e5, _ = ece(all_conf, all_ok)
     print(f"reported words ({len(report)}): ECE of the best candidate {e1:.4f}, of all top-5 candidates {e5:.4f}; "
           f"accuracy {100 * np.mean(top_ok):.1f}%, mean confidence {np.mean(top_conf):.3f}")
+    lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
+    random.Random(0).shuffle(lines)
+    lines = lines[:300]  # evaluate.py's reported lines
+    lres = run(binary, lines, [], max_results=1)
+    lconf = [lres[it.id][0][2] for it in lines if lres.get(it.id)]
+    lok = [lres[it.id][0][0] == it.label for it in lines if lres.get(it.id)]
+    el, _ = ece(lconf, lok)
+    print(f"reported lines ({len(lines)}): ECE of the best candidate {el:.4f}; exactly right {100 * np.mean(lok):.1f}%, "
+          f"mean confidence {np.mean(lconf):.3f}")
     print("| confidence | candidates | mean confidence | exactly right |")
     print("|---|---|---|---|")
     for lo, hi, n, c, a in table:
@@ -302,6 +312,72 @@ def alignment(args, binary):
           f"{ok_late}/{n_late} = {100 * ok_late / max(1, n_late):.1f}%")
 
 
+def postcontext(args, binary):
+    """Words cut out of the 300 reported held-out lines, read with the line's text before them as the
+    pre-context, and with the text after them as the post-context too. The cut: the line is aligned to
+    its own text (a strict vocabulary of that one text makes it the candidate, with its segments), and
+    a middle word takes the strokes whose points mostly belong to it."""
+    lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
+    random.Random(0).shuffle(lines)
+    lines = lines[:300]
+    words, skipped = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for it in lines:
+            vocab = os.path.join(tmp, "one.txt")
+            with open(vocab, "w") as f:
+                f.write(it.label + "\n")
+            path = os.path.join(tmp, "line.jsonl")
+            write_jsonl([it], path)
+            out = subprocess.run([binary, "recognize", "--model-directory", MODEL, "--batch", path, "--max-results", "1",
+                                  "--vocabulary", vocab, "--strict"], capture_output=True, text=True).stdout
+            cands = json.loads(out.splitlines()[0]).get("candidates") or []
+            ws = cands[0].get("words", []) if cands and cands[0]["text"] == it.label else []
+            if len(ws) < 3:
+                skipped += 1
+                continue
+            k = len(ws) // 2
+            chars = cands[0]["characters"]
+            owner = {}
+            for wi, w in enumerate(ws):
+                for ci in range(w["characters"][0], w["characters"][1]):
+                    for span in chars[ci]["strokes"]:
+                        owner.setdefault(span["stroke"], {}).setdefault(wi, 0)
+                        owner[span["stroke"]][wi] += span["points"][1] - span["points"][0]
+            strokes = [st for si, st in enumerate(it.strokes) if si in owner and max(owner[si], key=owner[si].get) == k]
+            text = it.label
+            start = sum(len(w["text"]) + 1 for w in ws[:k])  # words are separated by single spaces
+            pre, post = text[:start], text[start + len(ws[k]["text"]):]
+            words.append((data.Item(f"{it.id}#w{k}", it.writer, ws[k]["text"], strokes, "word"), pre, post))
+    def read(with_post):
+        ok = 0
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "w.jsonl")
+            with open(path, "w") as f:
+                for item, pre, post in words:
+                    o = {"id": item.id, "preContext": pre, "strokes": [{"points": [{"x": float(p[0]), "y": float(p[1])} for p in st]} for st in item.strokes]}
+                    f.write(json.dumps(o) + "\n")
+            # The post-context is a command-line option, not a field of the ink file: one run per word.
+            if not with_post:
+                out = subprocess.run([binary, "recognize", "--model-directory", MODEL, "--batch", path, "--max-results", "1"],
+                                     capture_output=True, text=True).stdout
+                got = {json.loads(l)["id"]: (json.loads(l).get("candidates") or [{"text": ""}])[0]["text"] for l in out.splitlines()}
+            else:
+                got = {}
+                for item, pre, post in words:
+                    p1 = os.path.join(tmp, "one.json")
+                    with open(p1, "w") as f:
+                        json.dump({"id": item.id, "preContext": pre, "strokes": [{"points": [{"x": float(p[0]), "y": float(p[1])} for p in st]} for st in item.strokes]}, f)
+                    out = subprocess.run([binary, "recognize", "--model-directory", MODEL, p1, "--max-results", "1",
+                                          "--format", "json", "--post-context", post], capture_output=True, text=True).stdout
+                    got[item.id] = (json.loads(out).get("candidates") or [{"text": ""}])[0]["text"]
+        for item, pre, post in words:
+            ok += got.get(item.id, "").strip() == item.label
+        return ok / max(1, len(words))
+    a, b = read(False), read(True)
+    print(f"words cut from the reported held-out lines ({len(words)}; {skipped} lines not aligned or shorter than 3 words): "
+          f"with the pre-context {100 * a:.1f}%, with pre- and post-context {100 * b:.1f}%")
+
+
 FIXTURE = os.path.join(ROOT, "Tests", "DigitalInkTests", "Fixtures", "confidence.json")
 ALIGNMENT_FIXTURE = os.path.join(ROOT, "Tests", "DigitalInkTests", "Fixtures", "alignment", "composed.jsonl")
 
@@ -339,7 +415,8 @@ def card(args, binary):
     import contextlib
     import io
     out = {}
-    for name, fn in (("confidence", confidence), ("vocabulary", vocabulary), ("digits", digits), ("alignment", alignment)):
+    for name, fn in (("confidence", confidence), ("vocabulary", vocabulary), ("digits", digits), ("postcontext", postcontext),
+                     ("alignment", alignment)):
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
             fn(args, binary)
@@ -358,15 +435,23 @@ from isolated UNIPEN letters of held-out writers.
 
 {conf_lines[0]}
 
-Reliability of the best candidate's confidence (the figure an app acts on):
+{conf_lines[1]}
 
-""" + "\n".join(conf_lines[1:]) + f"""
+Reliability of the best candidate's confidence on the 2,000 words (the figure an app acts on):
+
+""" + "\n".join(conf_lines[2:]) + f"""
 
 **Vocabulary and character set** (the vocabulary's tuning output first):
 
 ```
 {out["vocabulary"]}
 {out["digits"]}
+```
+
+**Post-context** (the text after the insertion point):
+
+```
+{out["postcontext"]}
 ```
 
 **Alignment** (composed words, reported half of the held-out writers; see Docs/alignment.md):
@@ -391,7 +476,7 @@ Reliability of the best candidate's confidence (the figure an app acts on):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["vocabulary", "digits", "confidence", "alignment", "fixture", "card"])
+    ap.add_argument("what", choices=["vocabulary", "digits", "confidence", "alignment", "fixture", "card", "postcontext"])
     ap.add_argument("--alignment-set", choices=["tuning", "reported"], default="reported")
     ap.add_argument("--alignment-words", type=int, default=120, help="composed words per writer")
     ap.add_argument("--write-fixture", type=int, default=0, help="alignment: write this many composed words with delayed marks to the test fixture")
@@ -404,7 +489,7 @@ def main():
     args = ap.parse_args()
     binary = None if args.what == "fixture" else inkrec_binary()
     {"vocabulary": vocabulary, "digits": digits, "confidence": confidence, "alignment": alignment,
-     "fixture": fixture, "card": card}[args.what](args, binary)
+     "fixture": fixture, "card": card, "postcontext": postcontext}[args.what](args, binary)
 
 
 if __name__ == "__main__":
