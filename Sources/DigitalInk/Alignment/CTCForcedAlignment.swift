@@ -17,29 +17,47 @@
         guard L > 0 else { return [Int](repeating: -1, count: T) }
         guard T > 0, labels.allSatisfy({ (0..<C).contains($0) && $0 != blank }) else { return nil }
         let S = 2 * L + 1
-        // The class of each state, and whether it may be entered from two states back (a label that
-        // differs from the label before it).
+        // The class of each state.
         var symbol = [Int](repeating: blank, count: S)
         for (i, l) in labels.enumerated() { symbol[2 * i + 1] = l }
-        var skips = [Bool](repeating: false, count: S)
-        for s in stride(from: 3, to: S, by: 2) where labels[s / 2] != labels[s / 2 - 1] { skips[s] = true }
+        // 0 where state s may be entered from s - 2 (a label that differs from the label before it),
+        // -inf where not: added to δ(s - 2), so the loop below has no branch on it.
+        var skipPenalty = [Float](repeating: -.infinity, count: S)
+        for s in stride(from: 3, to: S, by: 2) where labels[s / 2] != labels[s / 2 - 1] { skipPenalty[s] = 0 }
         var delta = [Float](repeating: -.infinity, count: S)
         var next = delta
-        var back = [UInt8](repeating: 0, count: T * S)  // 0: stay, 1: from s-1, 2: from s-2
+        // 0: stay, 1: from s-1, 2: from s-2; every entry the backtrace reads (t ≥ 1) is written below.
+        var back = [UInt8](unsafeUninitializedCapacity: T * S) { _, n in n = T * S }
         logProbs.values.withUnsafeBufferPointer { values in
-            delta[0] = values[blank]
-            delta[1] = values[labels[0]]
-            for t in 1..<T {
-                let row = t * C
-                next[0] = delta[0] + values[row + blank]
-                for s in 1..<S {
-                    var best = delta[s], step: UInt8 = 0
-                    if delta[s - 1] > best { best = delta[s - 1]; step = 1 }
-                    if skips[s], delta[s - 2] > best { best = delta[s - 2]; step = 2 }
-                    next[s] = best + values[row + symbol[s]]
-                    back[t * S + s] = step
+            symbol.withUnsafeBufferPointer { sym in
+                skipPenalty.withUnsafeBufferPointer { skip in
+                    back.withUnsafeMutableBufferPointer { bk in
+                        delta[0] = values[blank]
+                        delta[1] = values[labels[0]]
+                        for t in 1..<T {
+                            let row = t * C
+                            delta.withUnsafeBufferPointer { d in
+                                next.withUnsafeMutableBufferPointer { n in
+                                    n[0] = d[0] + values[row + blank]
+                                    bk[t * S] = 0
+                                    var best = d[1], step: UInt8 = 0
+                                    if d[0] > best { best = d[0]; step = 1 }
+                                    n[1] = best + values[row + sym[1]]
+                                    bk[t * S + 1] = step
+                                    for s in 2..<S {
+                                        var best = d[s], step: UInt8 = 0
+                                        let b = d[s - 1], c = d[s - 2] + skip[s]
+                                        if b > best { best = b; step = 1 }
+                                        if c > best { best = c; step = 2 }
+                                        n[s] = best + values[row + sym[s]]
+                                        bk[t * S + s] = step
+                                    }
+                                }
+                            }
+                            swap(&delta, &next)
+                        }
+                    }
                 }
-                swap(&delta, &next)
             }
         }
         var s = delta[S - 1] >= delta[S - 2] ? S - 1 : S - 2

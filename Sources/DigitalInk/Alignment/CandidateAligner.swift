@@ -16,14 +16,16 @@ struct CandidateAligner: Sendable {
     /// the origin of each of its input frames.
     func align(_ candidates: [DigitalInkRecognitionCandidate], output: FeatureMatrix,
                origins: [FeatureExtractor.FrameOrigin], ink: Ink) -> [DigitalInkRecognitionCandidate] {
-        candidates.map { candidate in
+        let runs = _StrokeAssignment.strokeRuns(origins)
+        return candidates.map { candidate in
             var c = candidate
-            c.segments = segmentation(of: candidate.text, output: output, origins: origins, ink: ink)
+            c.segments = segmentation(of: candidate.text, output: output, origins: origins, runs: runs, ink: ink)
             return c
         }
     }
 
-    func segmentation(of text: String, output: FeatureMatrix, origins: [FeatureExtractor.FrameOrigin], ink: Ink) -> InkSegmentation? {
+    func segmentation(of text: String, output: FeatureMatrix, origins: [FeatureExtractor.FrameOrigin],
+                      runs: [(stroke: Int, frames: Range<Int>)], ink: Ink) -> InkSegmentation? {
         let characters = Array(text)
         // A leading space (after a pre-context that ends inside a line) costs no frames.
         let offset = characters.first == " " ? 1 : 0
@@ -35,7 +37,7 @@ struct CandidateAligner: Sendable {
         }
         guard let path = CTCForcedAlignment.align(labels, logProbs: output, blank: blank) else { return nil }
         return _StrokeAssignment.segmentation(characters: characters, labels: labels, path: path, offset: offset,
-                                              reduction: reduction, logProbs: output, origins: origins, ink: ink)
+                                              reduction: reduction, logProbs: output, origins: origins, runs: runs, ink: ink)
     }
 }
 

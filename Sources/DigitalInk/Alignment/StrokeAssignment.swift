@@ -25,12 +25,14 @@ enum _StrokeAssignment {
     ///   - offset: the position in `characters` of aligned label 0 (1 when a leading space, which
     ///     costs no frames, was left out of the alignment).
     ///   - labels: the aligned labels' classes; `logProbs` the network's output.
+    ///   - runs: the input frames of each stroke (``strokeRuns(_:)``, the same for every candidate).
     static func segmentation(characters: [Character], labels: [Int], path: [Int], offset: Int, reduction: Int,
-                             logProbs: FeatureMatrix, origins: [FeatureExtractor.FrameOrigin], ink: Ink) -> InkSegmentation {
+                             logProbs: FeatureMatrix, origins: [FeatureExtractor.FrameOrigin], runs: [(stroke: Int, frames: Range<Int>)],
+                             ink: Ink) -> InkSegmentation {
         let L = characters.count
         var spans = [[StrokeSpan]](repeating: [], count: L)
         // The character each input frame emits (-1: none, or a space).
-        let isSpace = characters.map(\.isWhitespace)
+        let isSpace = characters.map { $0 == " " || (!$0.isASCII && $0.isWhitespace) }
         func outputFrame(_ f: Int) -> Int { min(f / max(1, reduction), path.count - 1) }
         let emitted: [Int] = origins.indices.map { f in
             let t = outputFrame(f)
@@ -53,17 +55,18 @@ enum _StrokeAssignment {
             return at
         }
         var unanchored: [Int] = []
-        var a = 0
-        while a < origins.count {
-            let stroke = origins[a].stroke
-            var b = a
-            while b < origins.count, origins[b].stroke == stroke { b += 1 }
-            let emissions = (a..<b).filter { emitted[$0] >= 0 }
+        var emissions: [Int] = []
+        var owner: [Int] = []
+        for (stroke, frames) in runs {
+            let a = frames.lowerBound, b = frames.upperBound
+            emissions.removeAll(keepingCapacity: true)
+            for f in a..<b where emitted[f] >= 0 { emissions.append(f) }
             if emissions.isEmpty {
                 unanchored.append(Int(stroke))
             } else {
                 // The owner of each frame (indices relative to `a`).
-                var owner = [Int](repeating: emitted[emissions[0]], count: b - a)
+                owner.removeAll(keepingCapacity: true)
+                owner.append(contentsOf: repeatElement(emitted[emissions[0]], count: b - a))
                 for k in 0..<emissions.count {
                     let e = emissions[k], c = emitted[e]
                     let end = k + 1 < emissions.count ? emissions[k + 1] : b
@@ -86,7 +89,6 @@ enum _StrokeAssignment {
                     }
                 }
             }
-            a = b
         }
         // Strokes read as no character: to the horizontally nearest character with anchored points.
         var boxes = spans.map { BoundingBox(spans: $0, of: ink) }
@@ -117,6 +119,19 @@ enum _StrokeAssignment {
             return CharacterSegment(text: String(characters[c]), strokes: s, boundingBox: boxes[c])
         }
         return InkSegmentation(characters: characterSegments, words: words(characterSegments, isSpace: isSpace))
+    }
+
+    /// The input frames of each stroke, in order (frames of one stroke are contiguous).
+    static func strokeRuns(_ origins: [FeatureExtractor.FrameOrigin]) -> [(stroke: Int, frames: Range<Int>)] {
+        var runs: [(stroke: Int, frames: Range<Int>)] = []
+        var a = 0
+        while a < origins.count {
+            var b = a
+            while b < origins.count, origins[b].stroke == origins[a].stroke { b += 1 }
+            runs.append((Int(origins[a].stroke), a..<b))
+            a = b
+        }
+        return runs
     }
 
     static let lateMarkLetters: Set<Character> = Set("ijtfxAEFHTłøđŁØĐħ")

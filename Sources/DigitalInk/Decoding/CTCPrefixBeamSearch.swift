@@ -159,7 +159,7 @@ struct _PrefixTrie<State> {
     var length: [Int] = [0]
     var lmLogProb: [Float] = [0]
     var lmState: [State?]
-    /// The vocabulary's state and rank bonus of each node (0 without a vocabulary).
+    /// The vocabulary's state and rank bonus of each node (kept only with a vocabulary).
     let vocabulary: _VocabularyWalk?
     var vocab: [_VocabularyState] = [_VocabularyState()]
     var vocabBonus: [Float] = [0]
@@ -185,13 +185,16 @@ struct _PrefixTrie<State> {
             if slotKeys[i] == key { return slotNodes[i] }
             i = (i + 1) & (slotKeys.count - 1)
         }
-        var vs = vocab[node]
-        if let walk = vocabulary, !leading {
-            guard let v = walk.next(vs, s) else {
-                insert(key, -1, at: i)
-                return -1
+        var vs = _VocabularyState()
+        if let walk = vocabulary {
+            vs = vocab[node]
+            if !leading {
+                guard let v = walk.next(vs, s) else {
+                    insert(key, -1, at: i)
+                    return -1
+                }
+                vs = v
             }
-            vs = v
         }
         var lp: Float = 0
         var st: State? = nil
@@ -201,7 +204,7 @@ struct _PrefixTrie<State> {
         let id = parent.count
         parent.append(node); symbol.append(s); length.append(length[node] + 1)
         lmLogProb.append(lmLogProb[node] + lp); lmState.append(st)
-        vocab.append(vs); vocabBonus.append(vocabulary?.bonus(vs) ?? 0)
+        if let walk = vocabulary { vocab.append(vs); vocabBonus.append(walk.bonus(vs)) }
         insert(key, id, at: i)
         return id
     }
@@ -236,7 +239,8 @@ struct _PrefixTrie<State> {
     /// + the vocabulary's bonus.
     @inline(__always)
     func rank(_ node: Int, pb: Float, pnb: Float, lmWeight: Float, insertionBonus: Float) -> Float {
-        _logAddExp(pb, pnb) + lmWeight * lmLogProb[node] + insertionBonus * Float(length[node]) + vocabBonus[node]
+        _logAddExp(pb, pnb) + lmWeight * lmLogProb[node] + insertionBonus * Float(length[node])
+            + (vocabulary == nil ? 0 : vocabBonus[node])
     }
 
     func symbols(of node: Int) -> [Int] {
