@@ -14,14 +14,8 @@ public struct BoundingBox: Sendable, Hashable, Codable {
 
     /// The box around the points of `strokes` of `ink`; a zero box at the origin for no points.
     init(strokes: [Int], of ink: Ink) {
-        var minX = Float.infinity, minY = Float.infinity, maxX = -Float.infinity, maxY = -Float.infinity
-        for s in strokes {
-            for p in ink.strokes[s].points {
-                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
-            }
-        }
-        guard minX <= maxX else { self.init(x: 0, y: 0, width: 0, height: 0); return }
-        self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        let spans = strokes.map { StrokeSpan(stroke: $0, points: 0..<ink.strokes[$0].points.count) }
+        self = BoundingBox(spans: spans, of: ink) ?? BoundingBox(x: 0, y: 0, width: 0, height: 0)
     }
 }
 
