@@ -197,7 +197,12 @@ struct Recognize: AsyncParsableCommand {
             guard let best = result.candidates.first else { print("\(file): (no candidates)"); return }
             print("\(file): \(best.text)")
             for c in result.candidates {
-                print(String(format: "  %8.3f  %@", c.score, c.text.debugDescription))
+                // Text candidates: score, then the confidence (the shapes model's score is its confidence).
+                if let confidence = c.confidence, confidence != c.score {
+                    print(String(format: "  %8.3f  %5.1f%%  %@", c.score, 100 * confidence, c.text.debugDescription))
+                } else {
+                    print(String(format: "  %8.3f  %@", c.score, c.text.debugDescription))
+                }
             }
         }
     }

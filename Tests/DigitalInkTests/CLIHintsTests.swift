@@ -57,6 +57,18 @@ struct CLIHintsTests {
         #expect(words.count == 1 && words[0]["text"] as? String == "hello" && words[0]["characters"] as? [Int] == [0, 5])
     }
 
+    @Test("text output: each text candidate's score and confidence")
+    func textConfidence() async throws {
+        let r = try await CLI.run(["recognize", "Samples/hello.json"] + Self.model)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Samples/hello.json: hello")
+        let columns = lines[1].split(separator: " ", omittingEmptySubsequences: true)
+        #expect(columns.count == 3 && columns[1].hasSuffix("%") && columns[2] == "\"hello\"", "\(lines[1])")
+        let percent = Double(columns[1].dropLast()) ?? -1
+        #expect(percent > 50 && percent <= 100)
+    }
+
     @Test("render --segments draws each character's box and label over the ink")
     func render() async throws {
         let r = try await CLI.run(["render", "Samples/hello.json", "--segments"] + Self.model)
