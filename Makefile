@@ -2,7 +2,7 @@
 #   make demo   recognize a bundled sample with the bundled model
 #   make test   run the Swift and the Python test suites
 #   make fuzz   build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (see Fuzz/README.md)
-.PHONY: demo test test-swift test-python test-tsan test-relocation build release docs fuzz fuzz-build
+.PHONY: demo test test-swift test-python test-tsan test-relocation test-server serve build release docs fuzz fuzz-build
 
 demo:
 	@scripts/install-deps
@@ -18,6 +18,15 @@ test-swift:
 # The concurrency tests under ThreadSanitizer, in a build folder of their own (CI runs this after
 # `make test`).
 TSAN_FILTER = ConcurrencyStressTests|ModelManagerDownloadTests|ModelManagerLifecycleTests
+# The HTTP server (Server/, a package of its own: the library never resolves Hummingbird).
+test-server:
+	@scripts/install-deps
+	swift test --package-path Server
+
+serve:
+	@scripts/install-deps
+	swift run --package-path Server inkrec-serve
+
 test-tsan:
 	@scripts/install-deps
 	swift test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'

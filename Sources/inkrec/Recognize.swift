@@ -168,31 +168,22 @@ struct Recognize: AsyncParsableCommand {
     func outputPage(file: String, id: String?, result: PageRecognitionResult) {
         switch format {
         case .json:
-            var o = Self.pageObject(result)
+            var o = RecognitionJSON.page(result)
             o["file"] = file
             if let id { o["id"] = id }
-            print(Self.jsonLine(o))
+            print(RecognitionJSON.line(o))
         case .text:
             print("\(file):")
             for line in result.lines { print("  \(line.text)") }
         }
     }
 
-    /// `{"text": page text, "lines": [{"text", "strokes", "box", "candidates"}]}`.
-    static func pageObject(_ result: PageRecognitionResult) -> [String: Any] {
-        ["text": result.text,
-         "lines": result.lines.map { line -> [String: Any] in
-             return ["text": line.text, "strokes": line.strokeIndices, "box": boxObject(line.boundingBox),
-                     "candidates": line.candidates.map(candidateObject)]
-         }]
-    }
-
     func output(file: String, id: String?, result: DigitalInkRecognitionResult) {
         switch format {
         case .json:
-            var o: [String: Any] = ["file": file, "candidates": result.candidates.map(Self.candidateObject)]
+            var o: [String: Any] = ["file": file, "candidates": result.candidates.map(RecognitionJSON.candidate)]
             if let id { o["id"] = id }
-            print(Self.jsonLine(o))
+            print(RecognitionJSON.line(o))
         case .text:
             guard let best = result.candidates.first else { print("\(file): (no candidates)"); return }
             print("\(file): \(best.text)")
@@ -258,55 +249,18 @@ struct Recognize: AsyncParsableCommand {
             do {
                 if page {
                     let r = try await recognizer.recognizePage(doc.ink, context: context(for: doc))
-                    o.merge(Self.pageObject(r)) { old, _ in old }
+                    o.merge(RecognitionJSON.page(r)) { old, _ in old }
                 } else {
                     let r = try await recognizer.recognize(doc.ink, context: context(for: doc))
-                    o["candidates"] = r.candidates.map(Self.candidateObject)
+                    o["candidates"] = r.candidates.map(RecognitionJSON.candidate)
                 }
             } catch {
                 o["error"] = "\(error)"
             }
         }
-        return Self.jsonLine(o)
+        return RecognitionJSON.line(o)
     }
 
-    /// `{"text": ..., "score": ...}` with the score's shortest `Float` form (-1.2, not
-    /// -1.2000000476837158); a score that is not finite is null.
-    static func candidateObject(_ c: DigitalInkRecognitionCandidate) -> [String: Any] {
-        var o: [String: Any] = ["text": c.text, "score": c.score.isFinite ? (Double("\(c.score)") ?? Double(c.score)) : NSNull()]
-        if let confidence = c.confidence { o["confidence"] = confidence.isFinite ? (Double("\(confidence)") ?? Double(confidence)) : NSNull() }
-        if let segments = c.segments {
-            o["characters"] = segments.characters.map { ["text": $0.text, "strokes": spansObject($0.strokes), "box": boxObject($0.boundingBox)] }
-            o["words"] = segments.words.map { ["text": $0.text, "characters": [$0.characters.lowerBound, $0.characters.upperBound],
-                                               "strokes": spansObject($0.strokes), "box": boxObject($0.boundingBox)] }
-        }
-        return o
-    }
-
-    /// `[{"stroke": 0, "points": [start, end]}]` (end exclusive).
-    static func spansObject(_ spans: [StrokeSpan]) -> [[String: Any]] {
-        spans.map { ["stroke": $0.stroke, "points": [$0.points.lowerBound, $0.points.upperBound]] }
-    }
-
-    /// `{"x", "y", "width", "height"}` with each value's shortest `Float` form, or null.
-    static func boxObject(_ b: BoundingBox?) -> Any {
-        guard let b else { return NSNull() }
-        func n(_ v: Float) -> Any { v.isFinite ? (Double("\(v)") ?? Double(v)) : NSNull() }
-        return ["x": n(b.x), "y": n(b.y), "width": n(b.width), "height": n(b.height)]
-    }
-
-    /// One line of JSON. An object that cannot be serialized (it cannot happen with the values above,
-    /// but an answer is never lost) becomes an error object that keeps its id and line.
-    static func jsonLine(_ object: [String: Any]) -> String {
-        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
-            return String(decoding: data, as: UTF8.self)
-        }
-        var fallback: [String: Any] = ["error": "the answer could not be written as JSON"]
-        fallback["id"] = object["id"] as? String
-        fallback["line"] = object["line"] as? Int
-        let data = (try? JSONSerialization.data(withJSONObject: fallback, options: [.sortedKeys])) ?? Data(#"{"error":"the answer could not be written as JSON"}"#.utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
 /// The entries of a `--vocabulary` file: one per line, UTF-8, surrounding spaces and blank lines

@@ -142,3 +142,20 @@ struct PostContextTests {
         #expect(r.status == 0 && r.stdout.hasPrefix("Samples/hello.json: hello"), "\(r.stdout) \(r.stderr)")
     }
 }
+
+@Suite("withOptions: per-call settings on one loaded model")
+struct WithOptionsTests {
+    @Test("a recognizer made with withOptions shares the model and applies its own hints")
+    func shares() async throws {
+        let base = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory))
+        try await base.load()
+        let digits = base.withOptions { $0.allowedCharacters = Set("0123456789"); $0.maxResultCount = 3 }
+        #expect(await digits.isLoaded)  // no second load: the same loader
+        let ink = try sample("hello.json").ink
+        let d = try await digits.recognize(ink)
+        #expect(d.candidates.count <= 3)
+        #expect(d.candidates.allSatisfy { $0.text.allSatisfy(\.isNumber) })
+        #expect(try await base.recognize(ink).best?.text == "hello")  // the original keeps its options
+        #expect(base.options.allowedCharacters == nil)
+    }
+}

@@ -23,6 +23,26 @@ public final class DigitalInkRecognizer: Sendable {
         self.loader = _ModelLoader(source: options.source, compute: options.compute)
     }
 
+    private init(options: DigitalInkRecognizerOptions, loader: _ModelLoader) {
+        self.options = options
+        self.loader = loader
+    }
+
+    /// A recognizer that shares this one's model (loaded once, held in memory once) but recognizes
+    /// with other settings: a form field's hints, another result count, the language model off.
+    /// `configure` edits a copy of this recognizer's options; the model and ``ComputeOptions`` stay
+    /// this recognizer's. Cheap: nothing is loaded or copied.
+    ///
+    /// ```swift
+    /// let digits = recognizer.withOptions { $0.allowedCharacters = Set("0123456789") }
+    /// ```
+    public func withOptions(_ configure: (inout DigitalInkRecognizerOptions) -> Void) -> DigitalInkRecognizer {
+        var options = self.options
+        configure(&options)
+        options.compute = self.options.compute  // (the model, `source`, cannot be changed from outside)
+        return DigitalInkRecognizer(options: options, loader: loader)
+    }
+
     /// Loads the model now instead of on the first recognition.
     public func load() async throws(DigitalInkError) {
         _ = try await loader.model()

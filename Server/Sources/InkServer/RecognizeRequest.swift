@@ -1,0 +1,90 @@
+import DigitalInk
+import Foundation
+
+/// The body of `POST /v1/recognize`: an ink in the project's JSON format (`strokes`, `writingArea`,
+/// `preContext`, `id`) and the recognition options beside it. Every problem is a 400 naming its field
+/// (or a 413 for an ink over the server's limits).
+struct RecognizeRequest {
+    var document: InkDocument
+    var language = "en-US"
+    var context = RecognitionContext()
+    var page = false
+    var maxResultCount = 5
+    var charset: String?
+    var vocabulary: [String]?
+    var strict = false
+
+    /// The options beside the ink (every one optional).
+    struct Fields: Decodable {
+        var language: String?
+        var postContext: String?
+        var page: Bool?
+        var strict: Bool?
+        var charset: String?
+        var maxResultCount: Int?
+        var vocabulary: [String]?
+    }
+
+    init(_ data: Data, options: ServerOptions) throws {
+        guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
+            throw ServerError(.badRequest, "the body is not a JSON object")
+        }
+        let fields: Fields
+        do { fields = try JSONDecoder().decode(Fields.self, from: data) } catch let error as DecodingError {
+            let (path, what): ([any CodingKey], String) = switch error {
+            case .typeMismatch(let type, let c): (c.codingPath, "must be a \(type == [String].self ? "list of strings" : "\(type)".lowercased())")
+            case .valueNotFound(_, let c), .dataCorrupted(let c): (c.codingPath, c.debugDescription)
+            case .keyNotFound(let key, let c): (c.codingPath + [key], "is missing")
+            @unknown default: ([], "\(error)")
+            }
+            let field = path.first?.stringValue ?? "body"
+            throw ServerError(.badRequest, "\(field) \(what)", field: field)
+        }
+        do { document = try InkDocument(jsonData: data, source: "body") } catch {
+            throw ServerError(.badRequest, "\(error)", field: "strokes")
+        }
+        let strokes = document.ink.strokes
+        guard strokes.count <= options.maxStrokes else {
+            throw ServerError(.contentTooLarge, "\(strokes.count) strokes; at most \(options.maxStrokes)", field: "strokes")
+        }
+        let points = strokes.reduce(0) { $0 + $1.points.count }
+        guard points <= options.maxPoints else {
+            throw ServerError(.contentTooLarge, "\(points) points; at most \(options.maxPoints)", field: "strokes")
+        }
+        language = fields.language ?? language
+        context = document.context
+        context.postContext = fields.postContext ?? ""
+        page = fields.page ?? false
+        strict = fields.strict ?? false
+        charset = fields.charset
+        vocabulary = fields.vocabulary
+        if let n = fields.maxResultCount {
+            guard (1...DigitalInkRecognizerOptions.maxResultLimit).contains(n) else {
+                throw ServerError(.badRequest, "maxResultCount must be an integer in 1...\(DigitalInkRecognizerOptions.maxResultLimit)",
+                                  field: "maxResultCount")
+            }
+            maxResultCount = n
+        }
+        if strict && vocabulary == nil { throw ServerError(.badRequest, "strict needs a vocabulary", field: "strict") }
+    }
+
+    /// The recognizer for this request: `base`'s model with this request's settings.
+    func recognizer(from base: DigitalInkRecognizer) throws -> DigitalInkRecognizer {
+        var vocabulary: RecognitionVocabulary? = nil
+        if let list = self.vocabulary {
+            do { vocabulary = try RecognitionVocabulary(list, strict: strict) } catch {
+                throw ServerError(.badRequest, "\(error)", field: "vocabulary")
+            }
+        }
+        let recognizer = base.withOptions {
+            $0.maxResultCount = maxResultCount
+            $0.allowedCharacters = charset.map(Set.init)
+            $0.vocabulary = vocabulary
+        }
+        do { try recognizer.options.validate() } catch {
+            let field = switch error { case .invalidOption(let name, _): name; default: "options" }
+            throw ServerError(.badRequest, "\(error)", field: field == "allowedCharacters" ? "charset" : field)
+        }
+        return recognizer
+    }
+}
