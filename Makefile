@@ -21,7 +21,10 @@ TSAN_FILTER = ConcurrencyStressTests|ModelManagerDownloadTests|ModelManagerLifec
 # The HTTP server (Server/, a package of its own: the library never resolves Hummingbird).
 test-server:
 	@scripts/install-deps
+	@scripts/install-deps --browser
 	swift test --package-path Server
+	swift build --package-path Server --product inkrec-serve
+	python3 Server/BrowserTests/test_page.py
 
 serve:
 	@scripts/install-deps
