@@ -33,11 +33,14 @@ public enum InkServer {
         router.get("/v1/models") { _, _ in
             let manifest = try await pool.repositoryManifest()
             let loaded = await pool.loadedTags
+            let installed = pool.manager.installedModels().map { m -> [String: Any] in
+                ["identifier": m.model.modelIdentifier.languageTag, "version": m.version]
+            }
             return json(["repository": manifest.models.map { m -> [String: Any] in
                              ["identifier": m.identifier.languageTag, "version": m.version, "kind": m.kind.rawValue,
                               "loaded": loaded.contains(m.identifier.languageTag)]
                          },
-                         "loaded": loaded])
+                         "installed": installed, "loaded": loaded])
         }
         router.post("/v1/recognize") { request, context in
             try await recognize(request, context: context, options: options, pool: pool)

@@ -44,6 +44,7 @@ struct ServerTests {
                 #expect(r.status == .ok)
                 let o = object(r.body)
                 #expect(o["loaded"] as? [String] == ["en-US"])
+                #expect((o["installed"] as? [[String: Any]])?.compactMap { $0["identifier"] as? String } == ["en-US"])
                 let ids = (o["repository"] as? [[String: Any]] ?? []).compactMap { $0["identifier"] as? String }
                 #expect(ids.contains("en-US") && ids.contains("zxx-Zsym-x-shapes"))
             }
