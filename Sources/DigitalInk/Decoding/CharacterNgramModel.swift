@@ -7,7 +7,8 @@ import Foundation
 /// log-probability, Float32 log-backoff. The key of symbols s₁…sₙ (sₙ predicted) is Σ sᵢ·256ⁿ⁻ⁱ.
 ///
 /// Lookup is classic backoff: the longest stored n-gram wins, adding the backoff weights of the
-/// contexts that were shortened. Each lookup is a binary search per order: O(N log E).
+/// contexts that were shortened. Each lookup is a binary search per order inside a bucket of keys
+/// (an index by the keys' top bits, built at load): O(N log(E / 2^14)).
 @_spi(Engine) public struct CharacterNgramModel: LanguageModel, Sendable {
     /// The last N−1 symbols, packed as base-256 digits (most recent in the lowest byte), and how many
     /// symbols are held.
@@ -21,6 +22,12 @@ import Foundation
     private let keys: [[UInt64]]
     private let logProbs: [[Float]]
     private let logBackoffs: [[Float]]
+    /// Per order, where each bucket of keys starts: bucket `b` (the key's top `bucketBits` significant
+    /// bits for that order) holds `keys[n][starts[n][b] ..< starts[n][b + 1]]`, so that a lookup
+    /// searches a few keys instead of the whole order (the same result as a binary search over all).
+    private let starts: [[Int32]]
+    private let shifts: [UInt64]
+    static let bucketBits: UInt64 = 14
 
     public init(contentsOf url: URL) throws(DigitalInkError) {
         let data: Data
@@ -93,6 +100,24 @@ import Foundation
         self.keys = keys
         self.logProbs = lps
         self.logBackoffs = bows
+        var starts: [[Int32]] = [], shifts: [UInt64] = []
+        for (i, k) in keys.enumerated() {
+            // Keys of order n are below 256^n: bucket by their top bits.
+            let bits = UInt64(8 * (i + 1))
+            let shift = bits > Self.bucketBits ? bits - Self.bucketBits : 0
+            let buckets = Int(1 << min(bits, Self.bucketBits))
+            var s = [Int32](repeating: 0, count: buckets + 1)
+            var j = 0
+            for b in 0..<buckets {
+                s[b] = Int32(j)
+                while j < k.count, Int(k[j] >> shift) == b { j += 1 }
+            }
+            s[buckets] = Int32(k.count)
+            starts.append(s)
+            shifts.append(shift)
+        }
+        self.starts = starts
+        self.shifts = shifts
     }
 
     public func startState(preContext: [Int]) -> State {
@@ -121,22 +146,31 @@ import Foundation
             let ctxLen = n - 1
             let ctx = ctxLen == 0 ? 0 : s.packed & ((UInt64(1) << UInt64(8 * ctxLen)) - 1)
             let key = (ctx << 8) | UInt64(symbol & 0xFF)
-            if let i = Self.find(key, in: keys[n - 1]) { return acc + logProbs[n - 1][i] }
-            if ctxLen > 0, let j = Self.find(ctx, in: keys[ctxLen - 1]) { acc += logBackoffs[ctxLen - 1][j] }
+            if let i = find(key, order: n - 1) { return acc + logProbs[n - 1][i] }
+            if ctxLen > 0, let j = find(ctx, order: ctxLen - 1) { acc += logBackoffs[ctxLen - 1][j] }
             n -= 1
         }
         return acc + -30  // a symbol outside the model: effectively impossible
     }
 
+    /// The index of `key` among the keys of order index `o` (0 for unigrams), or nil: a binary search
+    /// inside the key's bucket.
     @inline(__always)
-    static func find(_ key: UInt64, in a: [UInt64]) -> Int? {
-        var lo = 0, hi = a.count
+    func find(_ key: UInt64, order o: Int) -> Int? {
+        let b = key >> shifts[o]
+        let s = starts[o]
+        guard b < UInt64(s.count - 1) else { return nil }
+        let a = keys[o]
+        let end = Int(s[Int(b) + 1])
+        var lo = Int(s[Int(b)]), hi = end
         while lo < hi {
             let mid = (lo + hi) >> 1
             if a[mid] < key { lo = mid + 1 } else { hi = mid }
         }
-        return lo < a.count && a[lo] == key ? lo : nil
+        return lo < end && a[lo] == key ? lo : nil
     }
+
+
 }
 
 extension CharacterNgramModel {
