@@ -94,10 +94,15 @@ def greedy(model, cfg, items):
     return hyps
 
 
+def ink_object(it, **extra):
+    """The project's JSON form of item `it` (its id and strokes), with `extra` fields."""
+    return {"id": it.id, "strokes": [{"points": [{"x": float(p[0]), "y": float(p[1])} for p in s]} for s in it.strokes], **extra}
+
+
 def write_jsonl(items, path):
     with open(path, "w") as f:
         for it in items:
-            f.write(json.dumps({"id": it.id, "strokes": [{"points": [{"x": float(p[0]), "y": float(p[1])} for p in s]} for s in it.strokes]}) + "\n")
+            f.write(json.dumps(ink_object(it)) + "\n")
 
 
 def inkrec_binary():

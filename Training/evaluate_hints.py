@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 from inkrec_training import data  # noqa: E402
-from evaluate import inkrec_binary, write_jsonl  # noqa: E402
+from evaluate import ink_object, inkrec_binary, write_jsonl  # noqa: E402
 
 MODEL = os.path.join(ROOT, "Models", "en-US")
 DIGIT_CHARSET = "0123456789-/:.,"
@@ -354,8 +354,7 @@ def postcontext(args, binary):
             path = os.path.join(tmp, "w.jsonl")
             with open(path, "w") as f:
                 for item, pre, post in words:
-                    o = {"id": item.id, "preContext": pre, "strokes": [{"points": [{"x": float(p[0]), "y": float(p[1])} for p in st]} for st in item.strokes]}
-                    f.write(json.dumps(o) + "\n")
+                    f.write(json.dumps(ink_object(item, preContext=pre)) + "\n")
             # The post-context is a command-line option, not a field of the ink file: one run per word.
             if not with_post:
                 out = subprocess.run([binary, "recognize", "--model-directory", MODEL, "--batch", path, "--max-results", "1"],
@@ -366,7 +365,7 @@ def postcontext(args, binary):
                 for item, pre, post in words:
                     p1 = os.path.join(tmp, "one.json")
                     with open(p1, "w") as f:
-                        json.dump({"id": item.id, "preContext": pre, "strokes": [{"points": [{"x": float(p[0]), "y": float(p[1])} for p in st]} for st in item.strokes]}, f)
+                        json.dump(ink_object(item, preContext=pre), f)
                     out = subprocess.run([binary, "recognize", "--model-directory", MODEL, p1, "--max-results", "1",
                                           "--format", "json", "--post-context", post], capture_output=True, text=True).stdout
                     got[item.id] = (json.loads(out).get("candidates") or [{"text": ""}])[0]["text"]

@@ -181,7 +181,8 @@ struct Recognize: AsyncParsableCommand {
     func output(file: String, id: String?, result: DigitalInkRecognitionResult) {
         switch format {
         case .json:
-            var o: [String: Any] = ["file": file, "candidates": result.candidates.map(RecognitionJSON.candidate)]
+            var o = RecognitionJSON.result(result)
+            o["file"] = file
             if let id { o["id"] = id }
             print(RecognitionJSON.line(o))
         case .text:
@@ -252,7 +253,7 @@ struct Recognize: AsyncParsableCommand {
                     o.merge(RecognitionJSON.page(r)) { old, _ in old }
                 } else {
                     let r = try await recognizer.recognize(doc.ink, context: context(for: doc))
-                    o["candidates"] = r.candidates.map(RecognitionJSON.candidate)
+                    o.merge(RecognitionJSON.result(r)) { old, _ in old }
                 }
             } catch {
                 o["error"] = "\(error)"

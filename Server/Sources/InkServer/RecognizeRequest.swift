@@ -26,9 +26,6 @@ struct RecognizeRequest {
     }
 
     init(_ data: Data, options: ServerOptions) throws {
-        guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
-            throw ServerError(.badRequest, "the body is not a JSON object")
-        }
         let fields: Fields
         do { fields = try JSONDecoder().decode(Fields.self, from: data) } catch let error as DecodingError {
             let (path, what): ([any CodingKey], String) = switch error {
@@ -37,7 +34,8 @@ struct RecognizeRequest {
             case .keyNotFound(let key, let c): (c.codingPath + [key], "is missing")
             @unknown default: ([], "\(error)")
             }
-            let field = path.first?.stringValue ?? "body"
+            // Nothing to point at (malformed JSON, or an array or a string): the body itself.
+            guard let field = path.first?.stringValue else { throw ServerError(.badRequest, "the body is not a JSON object") }
             throw ServerError(.badRequest, "\(field) \(what)", field: field)
         }
         do { document = try InkDocument(jsonData: data, source: "body") } catch {

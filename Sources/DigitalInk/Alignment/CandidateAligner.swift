@@ -9,7 +9,7 @@ struct CandidateAligner: Sendable {
     init(model: LoadedModel) {
         symbolOfCharacter = model.symbolOfCharacter
         blank = model.configuration.blankIndex ?? 0
-        reduction = model.configuration.network.reduceAfter > 0 ? 2 : 1
+        reduction = model.configuration.network.timeReduction
     }
 
     /// `candidates` with their segments. `output` is the network's output for `ink`, and `origins`

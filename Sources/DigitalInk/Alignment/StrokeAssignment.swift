@@ -31,9 +31,9 @@ enum _StrokeAssignment {
                              ink: Ink) -> InkSegmentation {
         let L = characters.count
         var spans = [[StrokeSpan]](repeating: [], count: L)
-        // The character each input frame emits (-1: none, or a space).
         let isSpace = characters.map { $0 == " " || (!$0.isASCII && $0.isWhitespace) }
         func outputFrame(_ f: Int) -> Int { min(f / max(1, reduction), path.count - 1) }
+        // The character each input frame emits (-1: none, or a space).
         let emitted: [Int] = origins.indices.map { f in
             let t = outputFrame(f)
             guard t >= 0, path[t] >= 0 else { return -1 }
@@ -41,8 +41,8 @@ enum _StrokeAssignment {
             return c < L && !isSpace[c] ? c : -1
         }
         /// For frames lo..<hi between characters c1 and c2: the last frame that belongs to c1 (lo - 1 for
-        /// none), where Σ_{f ≤ split} (lp_f(c1) − lp_f(c2)) is largest; the midpoint for the same letter.
-        /// For the same letter twice the split is `sameLetter` (no evidence tells them apart).
+        /// none), where Σ_{f ≤ split} (lp_f(c1) − lp_f(c2)) is largest. For the same letter twice no
+        /// evidence tells them apart, and the split is `sameLetter`.
         func split(_ lo: Int, _ hi: Int, _ c1: Int, _ c2: Int, sameLetter: Int) -> Int {
             let l1 = labels[c1 - offset], l2 = labels[c2 - offset]
             guard l1 != l2 else { return sameLetter }

@@ -169,8 +169,6 @@ import Foundation
         }
         return lo < end && a[lo] == key ? lo : nil
     }
-
-
 }
 
 extension CharacterNgramModel {

@@ -58,19 +58,13 @@ struct _VocabularyState: Sendable, Hashable {
     let symbolCharacters: [Character?]
     let weight: Float
     let strict: Bool
-    let space: Int?
-
-    init(trie: _VocabularyTrie, symbolCharacters: [Character?], weight: Float, strict: Bool) {
-        self.trie = trie
-        self.symbolCharacters = symbolCharacters
-        self.weight = weight
-        self.strict = strict
-        self.space = symbolCharacters.firstIndex(of: " ")
-    }
 
     /// The rank bonus of a state.
     @inline(__always)
     func bonus(_ s: _VocabularyState) -> Float { s.committed + weight * Float(s.partial) }
+
+    /// Whether `s` stands at the end of a complete entry.
+    func isComplete(_ s: _VocabularyState) -> Bool { s.node > 0 && trie.isEntry[Int(s.node)] }
 
     /// The state after `symbol`, or nil when strict mode forbids it.
     func next(_ s: _VocabularyState, _ symbol: Int) -> _VocabularyState? {
@@ -79,7 +73,7 @@ struct _VocabularyState: Sendable, Hashable {
             return _VocabularyState(node: child, committed: s.committed, partial: s.partial + 1)
         }
         if strict { return nil }
-        let complete = s.node > 0 && trie.isEntry[Int(s.node)]
+        let complete = isComplete(s)
         let committed = complete ? bonus(s) : s.committed
         if ch == " " { return _VocabularyState(node: 0, committed: committed, partial: 0) }
         if s.node == 0, !(ch.isLetter || ch.isNumber) { return s }  // "(" or a quote before a word
@@ -91,11 +85,7 @@ struct _VocabularyState: Sendable, Hashable {
 
     /// The bonus a prefix keeps when the text ends in state `s` (nil: not allowed in strict mode).
     func final(_ s: _VocabularyState) -> Float? {
-        let complete = s.node > 0 && trie.isEntry[Int(s.node)]
-        if strict { return complete ? bonus(s) : nil }
-        return complete ? bonus(s) : s.committed
+        if isComplete(s) { return bonus(s) }
+        return strict ? nil : s.committed
     }
-
-    /// The leading space after a pre-context keeps the root state.
-    var start: _VocabularyState { _VocabularyState() }
 }

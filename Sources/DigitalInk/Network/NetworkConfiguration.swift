@@ -12,6 +12,8 @@
     public var numClasses: Int
     /// After this (1-based) layer, consecutive frame pairs are stacked (time reduction by 2); 0 for none.
     public var reduceAfter: Int
+    /// Input frames per output frame: 2 with the time reduction (`reduceAfter` > 0), else 1.
+    public var timeReduction: Int { reduceAfter > 0 ? 2 : 1 }
     /// What the network's last layer computes, as `config.json` names it in `head`.
     public enum Head: String, Sendable, Hashable, Codable {
         /// Per-frame log-probabilities over the classes (text models, decoded by CTC).

@@ -87,7 +87,7 @@ import Foundation
 
     /// Number of output frames for `frames` input frames.
     public func outputFrames(for frames: Int) -> Int {
-        configuration.reduceAfter > 0 ? (frames + 1) / 2 : frames
+        (frames + configuration.timeReduction - 1) / configuration.timeReduction
     }
 
     /// Runs the network. Returns per-frame log-probabilities (T' × C) for a CTC head, or one row of

@@ -11,8 +11,8 @@
 ///   (an opening bracket or quote before a word is skipped), and is exact: case and accents count.
 ///   Phrases are matched through their spaces.
 /// - **Strict** (``isStrict``): every candidate is exactly one entry (after the space that may start
-///   a text following a pre-context). When the ink matches no entry well enough to survive the beam,
-///   the result has no candidates.
+///   a text following a pre-context). Every character of the entries is tried in every frame, so an
+///   ink unlike all of them still gets the closest entries as candidates.
 ///
 /// ```swift
 /// var options = DigitalInkRecognizerOptions(model: model)
