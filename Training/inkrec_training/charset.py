@@ -1,7 +1,21 @@
-"""The character set shared by every Latin-script model.
+"""The character sets of the recognizer's output layer.
 
 Index 0 is the CTC blank; characters follow in the order below. The Swift engine reads the
 same list from the model's `config.json`, never from this file.
+
+Two sets exist:
+
+- ``"western"`` (165 characters): printable ASCII, the Latin-1 letters and Œ œ Ÿ € ¡ ¿ « ». The
+  en-US network up to 1.3.x was trained on it.
+- ``"latin"`` (260 characters): ``"western"`` followed by the letters of every Latin-script language
+  the shared Latin network reads (Central and Eastern European, Baltic, Turkish, Romanian, Icelandic;
+  not Vietnamese) and the typographic punctuation of their running text („ “ ” ‚ ‘ ’ – — … · £ ° §).
+  It starts with ``"western"`` in the same order, so a western network's head rows are the first
+  rows of a latin one (``train.py --init-from`` grows the head).
+
+``select(name)`` makes one of them the module's ``CHARACTERS`` / ``INDEX`` / ``NUM_CLASSES``; the
+default is ``"western"``. Callers read the attributes at call time (``charset.INDEX``), never copy them
+at import.
 """
 from __future__ import annotations
 
@@ -9,10 +23,35 @@ _ASCII = [chr(c) for c in range(32, 127)]
 _LATIN1 = [chr(c) for c in range(0xC0, 0x100) if chr(c) not in "\u00d7\u00f7"]
 _EXTRA = list("\u0152\u0153\u0178\u20ac\u00a1\u00bf\u00ab\u00bb")
 
-CHARACTERS: list[str] = _ASCII + _LATIN1 + _EXTRA
+WESTERN: list[str] = _ASCII + _LATIN1 + _EXTRA
+
+# Lowercase letters beyond Latin-1, each with its uppercase (ı's uppercase is I, İ's lowercase is i).
+_LATIN_LOWER = "āăąćčďđēėęěğģīįķĺļľłńņňŋőŕřśşšťūůűųźżžșț"
+_LATIN_EXTENDED = [c for pair in zip(_LATIN_LOWER.upper(), _LATIN_LOWER) for c in pair] + ["\u0131", "\u0130"]
+_PUNCTUATION = list("\u201e\u201c\u201d\u201a\u2018\u2019\u2013\u2014\u2026\u00b7\u00a3\u00b0\u00a7")
+LATIN: list[str] = WESTERN + _LATIN_EXTENDED + _PUNCTUATION
+
+SETS = {"western": WESTERN, "latin": LATIN}
+
 BLANK = 0
-INDEX = {c: i + 1 for i, c in enumerate(CHARACTERS)}
-NUM_CLASSES = len(CHARACTERS) + 1
+CHARACTERS: list[str] = WESTERN
+INDEX: dict[str, int] = {}
+NUM_CLASSES = 0
+NAME = "western"
+
+
+def select(name: str) -> None:
+    """Make ``SETS[name]`` the current character set."""
+    global CHARACTERS, INDEX, NUM_CLASSES, NAME
+    if name not in SETS:
+        raise ValueError(f"unknown character set {name!r}: {sorted(SETS)}")
+    NAME = name
+    CHARACTERS = SETS[name]
+    INDEX = {c: i + 1 for i, c in enumerate(CHARACTERS)}
+    NUM_CLASSES = len(CHARACTERS) + 1
+
+
+select("western")
 
 
 def encode(text: str) -> list[int]:
