@@ -110,6 +110,33 @@ def validate(model, val_items, max_items=1500, device="cpu"):
     return errs / max(chars, 1), words_ok / max(len(items), 1)
 
 
+def grow_head(weights: dict, model) -> dict:
+    """Exported weights for ``model``, whose head may have more classes than theirs (a western network
+    grown to the latin set: the classes are a prefix). A new class starts as a copy of its base letter's
+    row (``accents.decompose``: ą from a) with its bias lowered by 2, else of the mean row."""
+    from inkrec_training import accents
+    w, b = weights["head.weight"], weights["head.bias"]
+    n = model.head.weight.shape[0]
+    if w.shape[0] == n:
+        return weights
+    if w.shape[0] > n:
+        raise SystemExit(f"the weights have {w.shape[0]} classes, the model {n}")
+    nw = torch.zeros(n, w.shape[1])
+    nb = torch.zeros(n)
+    nw[: w.shape[0]], nb[: w.shape[0]] = w, b
+    for k in range(w.shape[0], n):
+        c = charset.CHARACTERS[k - 1]
+        d = accents.decompose(c)
+        base = charset.INDEX.get(d[0]) if d else None
+        if base is not None and base < w.shape[0]:
+            nw[k], nb[k] = w[base], b[base] - 2.0
+        else:
+            nw[k], nb[k] = w[1:].mean(0), b[1:].mean() - 2.0
+    weights = dict(weights)
+    weights["head.weight"], weights["head.bias"] = nw, nb
+    return weights
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", default="Training/runs/en")
@@ -139,7 +166,18 @@ def main():
                          "to 5%% of it) instead of going on with the run's schedule")
     ap.add_argument("--init-from", help="start a new run from exported weights (a model directory's "
                     "weights.safetensors, e.g. Models/en-US/weights.safetensors) instead of random ones")
+    ap.add_argument("--charset", default="western", choices=["western", "latin"],
+                    help="the output character set (inkrec_training/charset.py)")
+    ap.add_argument("--languages", default="",
+                    help="comma-separated wordfreq codes (or 'all') whose composed accented ink joins the mix "
+                         "(inkrec_training/languages.py); needs --charset latin")
+    ap.add_argument("--mix-languages", type=float, default=0.45,
+                    help="share of composed accented ink with --languages: 40%% real words with drawn marks, "
+                         "25%% words composed from isolated characters, 35%% Hershey text (taken from the others)")
+    ap.add_argument("--align-with", default="Models/en-US/weights.safetensors",
+                    help="the network that locates letters in real words for drawing marks (forced alignment)")
     args = ap.parse_args()
+    charset.select(args.charset)
 
     torch.set_num_threads(args.threads)
     random.seed(args.seed)
@@ -164,7 +202,7 @@ def main():
                     p[args.hidden: 2 * args.hidden].fill_(1.0)
     if args.init_from and not os.path.exists(ckpt_path):
         from safetensors.torch import load_file
-        model.load_state_dict(load_file(args.init_from))
+        model.load_state_dict(grow_head({k: v.float() for k, v in load_file(args.init_from).items()}, model))
         print(f"initialized from {args.init_from}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     state = {"step": 0, "elapsed": 0.0, "budget": args.minutes * 60.0, "history": []}
@@ -198,8 +236,28 @@ def main():
     rest = (1.0 - args.mix_words) / 0.5
     mix = (("word", args.mix_words - args.synthetic), ("line", 0.2 * rest), ("text", 0.15 * rest), ("char", 0.15 * rest),
            ("hershey", args.synthetic))
+    lang_val = []
+    if args.languages:
+        from inkrec_training import align, languages
+        langs = languages.LANGUAGES if args.languages == "all" else args.languages.split(",")
+        t1 = time.time()
+        boxes = align.letter_boxes(align.load_reference_model(args.align_with), words_tr)
+        sources = languages.LanguageSources(words_tr, chars_tr, boxes, langs)
+        print(f"languages: {len(langs)}; {len(boxes)} of {len(words_tr)} training words aligned for marks; "
+              f"{len(sources.writers)} writers' characters ({time.time() - t1:.0f}s)", flush=True)
+        _, _, chars_all = None, None, data.load("chars", args.data)
+        val_sources = languages.LanguageSources([], [c for c in chars_all if data.is_validation_writer(c.writer)], {}, langs)
+        vr = random.Random(12345)
+        while len(lang_val) < 600:
+            got = val_sources.composed_word(vr, lang=langs[len(lang_val) % len(langs)])
+            if got is not None:
+                lang_val.append(data.Item(f"lv{len(lang_val)}", "", got[1], got[0], "word"))
+        m = args.mix_languages
+        mix = tuple((k, v * (1 - m)) for k, v in mix) + (("accent", 0.4 * m), ("composed", 0.25 * m), ("langhershey", 0.35 * m))
     stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + state["step"], mix=mix,
                                  warmup_samples=warmup)
+    if args.languages:
+        stream.languages = sources
     if ema is not None:
         ema = {k: v.to(device) for k, v in ema.items()}
 
@@ -262,6 +320,10 @@ def main():
                 entry["ema_cer"], entry["ema_word_acc"] = validate_ema()
                 print(f"== step {state['step']} EMA weights: val greedy CER {entry['ema_cer']:.4f} "
                       f"word acc {entry['ema_word_acc']:.4f}", flush=True)
+            if lang_val:
+                entry["lang_cer"], entry["lang_word_acc"] = validate(model, lang_val, device=device)
+                print(f"== step {state['step']} composed accented words (held-out writers): greedy CER "
+                      f"{entry['lang_cer']:.4f} word acc {entry['lang_word_acc']:.4f}", flush=True)
             state["history"].append(entry)
             save()
             last_ckpt = time.time()

@@ -131,6 +131,7 @@ class TrainingStream:
         if dict(mix).get("hershey", 0.0) > 0:
             from . import synthetic
             self.synthetic_words = synthetic.word_list()
+        self.languages = None  # a languages.LanguageSources for the kinds "accent", "composed", "langhershey"
         self.kinds = [k for k, _ in mix]
         self.weights = [p for _, p in mix]
         self.warmup_weights = [dict(warmup_mix).get(k, 0.0) for k in self.kinds]
@@ -142,7 +143,16 @@ class TrainingStream:
         self.count += 1
         weights = self.warmup_weights if self.count <= self.warmup_samples else self.weights
         kind = rng.choices(self.kinds, weights)[0]
-        if kind == "hershey" and self.synthetic_words:
+        got = None
+        if kind in ("accent", "composed", "langhershey") and self.languages is not None:
+            fn = {"accent": self.languages.accent_word, "composed": self.languages.composed_word,
+                  "langhershey": self.languages.hershey_text}[kind]
+            got = fn(rng)
+            if got is None:
+                kind = "word"
+        if got is not None:
+            strokes, label = got
+        elif kind == "hershey" and self.synthetic_words:
             from . import synthetic
             strokes = None
             while strokes is None:

@@ -66,6 +66,99 @@ def _densify(p: np.ndarray, spacing: float) -> np.ndarray:
     return np.stack([np.interp(t, cum, p[:, 0]), np.interp(t, cum, p[:, 1])], axis=1)
 
 
+_ALIAS = {"\u201e": ",,", "\u201a": ",", "\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'",
+          "\u2026": "...", "\u00ab": "<<", "\u00bb": ">>"}
+
+
+def _glyph(font, c: str, rng: random.Random) -> list[np.ndarray]:
+    """The strokes of ``c`` in the font's units (y up, baseline 25, x-height 50): the font's own glyph,
+    or one composed from glyphs and drawn marks (``accents``) for the letters and punctuation the fonts
+    lack; [] when neither is possible (£ §)."""
+    from . import accents
+    own = _char_strokes(font, c) if c.isascii() else []
+    if own:
+        return own
+    if c in _ALIAS:
+        out, x = [], 0.0
+        small = c in "\u00ab\u00bb"
+        for k in _ALIAS[c]:
+            g = _char_strokes(font, k)
+            if not g:
+                return []
+            p = np.concatenate(g)
+            sc = 0.6 if small else 1.0
+            for st in g:
+                q = (st - [p[:, 0].min(), 25.0]) * sc + [x, 25.0 + (12.0 if small else 0.0)]
+                out.append(q)
+            x += (p[:, 0].max() - p[:, 0].min()) * sc + 6.0
+        return out
+    if c in "\u2013\u2014":
+        w = 30.0 if c == "\u2013" else 60.0
+        return [np.array([[0.0, 50.0], [w, 50.0]])]
+    if c == "\u00b7":
+        return [np.array([[0.0, 50.0], [2.0, 51.0]])]
+    if c == "\u00b0":
+        t = np.linspace(0, 2 * np.pi, 12)
+        return [np.stack([8 + 7 * np.cos(t), 92 + 7 * np.sin(t)], axis=1)]
+    if c in "\u00a1\u00bf":
+        g = _char_strokes(font, "!" if c == "\u00a1" else "?")
+        if not g:
+            return []
+        p = np.concatenate(g)
+        cx, top = (p[:, 0].min() + p[:, 0].max()) / 2, p[:, 1].max()
+        return [np.stack([2 * cx - st[:, 0], top - st[:, 1] + 25.0 - 25.0 * 0.6], axis=1) for st in g]
+    pairs = {"æ": "ae", "œ": "oe", "Æ": "AE", "Œ": "OE"}
+    if c in pairs:
+        a, b = (_char_strokes(font, k) for k in pairs[c])
+        if not a or not b:
+            return []
+        pa, pb = np.concatenate(a), np.concatenate(b)
+        shift = pa[:, 0].max() - pb[:, 0].min() - 0.3 * (pa[:, 0].max() - pa[:, 0].min())
+        return a + [st + [shift, 0.0] for st in b]
+    if c == "ß":
+        g = _greek_b()
+        return g
+    spec = {"ð": ("d", "bar_high"), "Ð": ("D", "bar_stem"), "þ": ("b", "descender"), "Þ": ("P", "thorn"),
+            "ŋ": ("n", "hook"), "Ŋ": ("N", "hook")}
+    d = accents.decompose(c)
+    if c in spec:
+        base, mark = spec[c]
+    elif d is not None:
+        base, mark = d[0], None
+    else:
+        return []
+    g = _char_strokes(font, base)
+    if not g:
+        return []
+    p = np.concatenate(g)
+    x0, x1, lo, hi = p[:, 0].min(), p[:, 0].max(), p[:, 1].min(), p[:, 1].max()
+    if mark == "descender":
+        xs = x0 + 0.15 * (x1 - x0)
+        return g + [np.array([[xs, 30.0], [xs, 0.0]])]
+    if mark == "thorn":  # Þ: the P's bowl lowered onto a full stem
+        return [st - [0.0, 12.0] for st in g[1:]] + [np.array([[x0, hi], [x0, lo]])]
+    if mark == "hook":
+        return g + [np.array([[x1, 30.0], [x1, 12.0], [x1 - 4.0, 2.0], [x1 - 12.0, 0.0]])]
+    # Marks are drawn in y-down coordinates: flip, draw, flip back.
+    box = accents.LetterBox(float(x0), float(x1), float(-hi), float(-lo), 50.0)
+    marks = (mark,) if mark else d[1]
+    out = [st for st in g]
+    if "dotless" in marks and len(out) > 1:
+        sizes = [np.ptp(st[:, 0]) + np.ptp(st[:, 1]) for st in out]
+        out.pop(int(np.argmin(sizes)))
+    for m in marks:
+        if m == "dotless":
+            continue
+        for st in accents.draw_mark(m, box, rng, 3.0):
+            out.append(np.stack([st[:, 0], -st[:, 1]], axis=1))
+    return out
+
+
+def _greek_b() -> list[np.ndarray]:
+    f = _font("greek")
+    return _char_strokes(f, "b")
+
+
 def hershey_ink(text: str, rng: random.Random, font: Optional[str] = None) -> Optional[list[np.ndarray]]:
     """Strokes (a list of (N, 2) arrays, y down, line height about 100) for ``text``, or None when the
     font lacks a character of it."""
@@ -79,7 +172,7 @@ def hershey_ink(text: str, rng: random.Random, font: Optional[str] = None) -> Op
         if c == " ":
             x += rng.uniform(25.0, 60.0)
             continue
-        cs = _char_strokes(f, c)
+        cs = _glyph(f, c, rng)
         if not cs:
             return None
         allp = np.concatenate(cs)

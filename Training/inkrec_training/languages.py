@@ -1,0 +1,144 @@
+"""The Latin-script languages of the shared network, their words, and the composed training ink.
+
+``LANGUAGES``: the wordfreq codes the Latin models are built for (``vi`` is left out: its stacked
+diacritics and ơ ư are not in the ``latin`` character set). ``sh`` (Serbo-Croatian) is served as hr,
+bs and sr-Latn.
+
+Three sources of accented ink (all composed; the model cards say which figures come from them):
+
+* ``accent_word``: a real UNIPEN word of a training writer whose letters were located by forced
+  alignment (``align.py``), with some letters turned into a language's accented letters at that
+  language's rates (``accents.substitution_table``) and the marks drawn with the writer's pen. The
+  text is not a word of the language; the ink around each mark is real.
+* ``composed_word``: a real word of the language (wordfreq), built from one writer's isolated UNIPEN
+  characters (``compose.compose_word``) with marks on its accented letters.
+* ``hershey_text``: running text of the language drawn in single-stroke fonts with marks
+  (``synthetic.hershey_ink``), which also draws ß æ œ ð þ ŋ and the typographic punctuation.
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+import numpy as np
+
+from . import accents, charset, compose
+
+LANGUAGES = ("ca", "cs", "da", "de", "en", "es", "fi", "fil", "fr", "hu", "id", "is", "it", "lt", "lv", "ms",
+             "nb", "nl", "pl", "pt", "ro", "sh", "sk", "sl", "sv", "tr")
+
+QUOTES = {
+    "de": ("„", "“"), "cs": ("„", "“"), "sk": ("„", "“"), "sl": ("„", "“"), "lt": ("„", "“"), "ro": ("„", "”"),
+    "pl": ("„", "”"), "hu": ("„", "”"), "sh": ("„", "“"), "is": ("„", "“"), "da": ("»", "«"),
+    "fr": ("« ", " »"), "ca": ("«", "»"), "es": ("«", "»"), "it": ("«", "»"), "pt": ("“", "”"),
+    "nb": ("«", "»"), "en": ("“", "”"), "nl": ("‘", "’"), "fi": ("”", "”"), "sv": ("”", "”"),
+    "tr": ("“", "”"), "lv": ("“", "”"), "id": ("“", "”"), "ms": ("“", "”"), "fil": ("“", "”"),
+}
+
+
+def words_of(lang: str, n: int = 30000) -> tuple[list[str], list[float]]:
+    """The ``n`` most frequent words of ``lang`` that the latin character set covers (no digits),
+    weighted by frequency^0.8."""
+    from wordfreq import top_n_list, word_frequency
+    latin = set(charset.SETS["latin"])
+    ws = [w for w in top_n_list(lang, n) if all(c in latin for c in w) and not any(c.isdigit() for c in w)]
+    return ws, [word_frequency(w, lang) ** 0.8 for w in ws]
+
+
+def sample_language_text(lang: str, words: list[str], weights: list[float], rng: random.Random, max_words: int = 4) -> str:
+    n = rng.randint(1, max_words)
+    ws = rng.choices(words, weights, k=n)
+    r = rng.random()
+    if r < 0.25:
+        ws[0] = ws[0][:1].upper() + ws[0][1:]
+    elif r < 0.28:
+        ws = [w.upper() for w in ws]
+    text = " ".join(ws)
+    r = rng.random()
+    if r < 0.15:
+        text += rng.choice([".", ",", "!", "?", ":", ";", "…"])
+    elif r < 0.2:
+        q = QUOTES.get(lang, ("“", "”"))
+        text = q[0] + text + q[1]
+    elif r < 0.22 and n > 1:
+        text = text.replace(" ", rng.choice([" – ", " — "]), 1)
+    return text
+
+
+class LanguageSources:
+    """Samplers of composed accented ink for training (and, with held-out writers, for evaluation)."""
+
+    def __init__(self, words, chars, boxes: dict, langs=LANGUAGES, n_words: int = 30000):
+        self.langs = list(langs)
+        self.tables = {l: accents.substitution_table(l) for l in self.langs}
+        self.vocab = {l: words_of(l, n_words) for l in self.langs}
+        self.aligned = [w for w in words if w.id in boxes]
+        self.boxes = boxes
+        self.by_writer: dict = {}
+        for it in chars:
+            if len(it.label) == 1:
+                self.by_writer.setdefault(it.writer, {}).setdefault(it.label, []).append(it.strokes)
+        self.writers = [w for w, d in self.by_writer.items() if len(d) >= 40]
+        self.xh = {w: compose.x_height(self.by_writer[w]) for w in self.writers}
+
+    def accent_word(self, rng: random.Random) -> Optional[tuple[list, str]]:
+        it = rng.choice(self.aligned)
+        lang = rng.choice(self.langs)
+        target = accents.substitute(it.label, self.tables[lang], rng)
+        if target == it.label and rng.random() < 0.7:
+            target = accents.substitute(it.label, self.tables[lang], rng)
+        b, last = self.boxes[it.id]
+        return accents.compose_marks(it.strokes, b, last, it.label, target, rng), target
+
+    def composed_word(self, rng: random.Random, lang: Optional[str] = None, writers=None) -> Optional[tuple[list, str]]:
+        lang = lang or rng.choice(self.langs)
+        writers = writers or self.writers
+        w = rng.choice(writers)
+        ws, wt = self.vocab[lang]
+        for _ in range(20):
+            word = rng.choices(ws, wt)[0]
+            if rng.random() < 0.15:
+                word = word[:1].upper() + word[1:]
+            got = compose_language_word(word, self.by_writer[w], rng, self.xh[w])
+            if got is not None:
+                return got, word
+        return None
+
+    def hershey_text(self, rng: random.Random) -> Optional[tuple[list, str]]:
+        from . import synthetic
+        lang = rng.choice(self.langs)
+        ws, wt = self.vocab[lang]
+        for _ in range(10):
+            text = sample_language_text(lang, ws, wt, rng)
+            strokes = synthetic.hershey_ink(text, rng)
+            if strokes is not None:
+                return strokes, text
+        return None
+
+
+def compose_language_word(word: str, chars_by_label: dict, rng: random.Random, xh: float,
+                          late: float = 0.4) -> Optional[list]:
+    """``word`` from one writer's isolated characters with marks on its accented letters, or None when
+    the writer lacks a base letter or the word has a letter that is not composed (ß æ œ …)."""
+    base = []
+    for c in word:
+        if c in chars_by_label:
+            base.append(c)
+            continue
+        d = accents.decompose(c)
+        if d is None:
+            return None
+        base.append(d[0])
+    base_word = "".join(base)
+    got = compose.compose_word(base_word, chars_by_label, rng, delay=rng.random() < 0.3, xh=xh)
+    if got is None:
+        return None
+    strokes, owners, _ = got
+    boxes = np.zeros((len(word), 4))
+    last = np.zeros(len(word), dtype=int)
+    for i in range(len(word)):
+        ks = [k for k, o in enumerate(owners) if o == i]
+        p = np.concatenate([strokes[k] for k in ks])
+        boxes[i] = (p[:, 0].min(), p[:, 0].max(), p[:, 1].min(), p[:, 1].max())
+        last[i] = max(ks)
+    return accents.compose_marks(strokes, boxes, last, base_word, word, rng, late=late, xh=xh)
