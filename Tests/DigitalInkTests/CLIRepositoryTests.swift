@@ -69,6 +69,17 @@ struct CLIRepositoryTests {
 
         let status = try await CLI.run(["models", "status", "--storage", storage])
         #expect(status.stdout.contains("(shared files counted once)"), "\(status.stdout)")
+
+        // An exported repository keeps the layout: the network once, beside both model folders.
+        let out = fixture.root.appendingPathComponent("exported")
+        let export = try await CLI.run(["models", "export", "--repository", repo, "--storage", storage,
+                                        "--models", "de", "fr", "--output", out.path])
+        #expect(export.status == 0, "\(export.stderr)")
+        let manifest = try ModelManifest(contentsOf: out.appendingPathComponent(ModelManifest.fileName))
+        #expect(manifest.sharedFiles.map(\.file.path) == [SharedNetworkFixture.sharedPath])
+        #expect(try Data(contentsOf: out.appendingPathComponent(SharedNetworkFixture.sharedPath)) == SharedNetworkFixture.weights)
+        let recognized = try await CLI.run(["recognize", "--model-directory", out.appendingPathComponent("fr-FR").path, "Samples/hello.json"])
+        #expect(recognized.status == 0, "\(recognized.stderr)")
     }
 
     @Test("an unreachable repository or a repository that is not a URL is an error, not a crash")
