@@ -40,8 +40,49 @@ def sha256(path: str) -> str:
     return h.hexdigest()
 
 
-def write_manifest(models_dir: str, meta: dict | None = None) -> None:
-    """Rebuild `manifest.json` from the model directories (each with config.json and model.json)."""
+def shared_reference(models_dir: str, model_name: str, ref: str) -> str | None:
+    """The manifest path of a config.json file reference that names a shared file, or None for a
+    file of the model's own folder.
+
+    A shared file lies in a folder beside the model folders and is named `../<folder>/<file>`
+    (the rule the Swift loader enforces: one level up to the models root, then a folder; no
+    absolute paths, no other `..`). Raises ValueError for a reference that would leave the models
+    root or names a missing file.
+    """
+    parts = ref.split("/")
+    if ref.startswith("/") or "\\" in ref or any(p in ("", ".") for p in parts):
+        raise ValueError(f"{model_name}/config.json: file reference {ref!r} must be a relative path")
+    if parts[0] != "..":
+        if ".." in parts:
+            raise ValueError(f"{model_name}/config.json: file reference {ref!r} must stay in the model folder")
+        return None
+    if len(parts) < 3 or ".." in parts[1:]:
+        raise ValueError(f"{model_name}/config.json: shared file {ref!r} must be ../<folder>/<file>")
+    root = os.path.realpath(models_dir)
+    folder = os.path.join(root, parts[1])
+    target = os.path.realpath(os.path.join(folder, *parts[2:]))
+    if not target.startswith(folder + os.sep) or not os.path.isfile(target):
+        raise ValueError(f"{model_name}/config.json: shared file {ref!r} is missing or leaves {parts[1]}/")
+    return "/".join(parts[1:])
+
+
+def write_manifest(models_dir: str, meta: dict | None = None) -> dict:
+    """Rebuild `manifest.json` from the model folders (each with config.json and model.json).
+
+    A model lists every file of its folder (but model.json) and the shared files its config.json
+    names as `../<folder>/<file>` (`network.weights`, `decoder.languageModel`): a network shared by
+    several languages is listed, with one size and SHA-256, by each model that uses it, and is
+    downloaded and stored once. Folders without model.json (shared folders) are not models.
+    Returns the manifest written.
+    """
+    digests: dict[str, dict] = {}
+
+    def entry(path: str) -> dict:
+        if path not in digests:  # identical entries for a file several models list
+            p = os.path.join(models_dir, *path.split("/"))
+            digests[path] = {"path": path, "size": os.path.getsize(p), "sha256": sha256(p)}
+        return dict(digests[path])
+
     entries = []
     for name in sorted(os.listdir(models_dir)):
         d = os.path.join(models_dir, name)
@@ -50,16 +91,20 @@ def write_manifest(models_dir: str, meta: dict | None = None) -> None:
             continue
         with open(info_path) as f:
             info = json.load(f)
-        files = []
-        for fn in sorted(os.listdir(d)):
-            if fn == "model.json":
-                continue
-            p = os.path.join(d, fn)
-            files.append({"path": f"{name}/{fn}", "size": os.path.getsize(p), "sha256": sha256(p)})
-        entries.append({**info, "files": files})
+        paths = [f"{name}/{fn}" for fn in sorted(os.listdir(d)) if fn != "model.json" and os.path.isfile(os.path.join(d, fn))]
+        with open(os.path.join(d, "config.json")) as f:
+            config = json.load(f)
+        refs = [(config.get("network") or {}).get("weights"), (config.get("decoder") or {}).get("languageModel")]
+        for ref in refs:
+            shared = shared_reference(models_dir, name, ref) if ref else None
+            if shared and shared not in paths:
+                paths.append(shared)
+        entries.append({**info, "files": [entry(p) for p in sorted(paths)]})
+    manifest = {"formatVersion": 1, "models": entries}
     with open(os.path.join(models_dir, "manifest.json"), "w") as f:
-        json.dump({"formatVersion": 1, "models": entries}, f, indent=1)
+        json.dump(manifest, f, indent=1)
         f.write("\n")
+    return manifest
 
 
 def checkpoint_weights(ck, live=False):

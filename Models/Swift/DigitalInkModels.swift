@@ -14,6 +14,10 @@ import Foundation
 /// let manager = ModelManager(repository: DigitalInkModels.repository)
 /// ```
 ///
+/// A folder that several models share (a network named `../<folder>/weights.safetensors` in their
+/// configs) is a resource of its own beside the model folders, so that the bundle keeps the
+/// repository's layout.
+///
 /// An app that wants only some models copies them instead (`inkrec models export --language en-US
 /// --output Resources/Models`) and uses `ModelRepository.bundle(_:)`.
 public enum DigitalInkModels {

@@ -27,7 +27,14 @@ struct Models: AsyncParsableCommand {
                     let installed = manager.installedModel(m.model)
                     let state = installed.map { "installed \($0.version)" } ?? "not installed"
                     let aliases = m.aliases.isEmpty ? "" : " (\(m.aliases.map(\.languageTag).joined(separator: ", ")))"
-                    print("\(m.identifier)\(aliases)  \(m.kind)  v\(m.version)  \(byteCount(m.totalSize))  \(m.license)  \(state)")
+                    print("\(m.identifier)\(aliases)  \(m.kind)  v\(m.version)  \(sizeColumn(m, in: manifest))  \(m.license)  \(state)")
+                }
+                // Files several models list are downloaded and stored once: their size once, here.
+                let installedDigests = Set(manager.installedModels().flatMap { $0.files.map(\.sha256) })
+                for shared in manifest.sharedFiles {
+                    let users = shared.models.map(\.languageTag).joined(separator: ", ")
+                    let state = installedDigests.contains(shared.file.sha256) ? "installed" : "not installed"
+                    print("shared: \(shared.file.path)  \(byteCount(shared.file.size)), used by \(shared.models.count) models (\(users))  \(state)")
                 }
             } catch let e as ExitCode {
                 throw e
@@ -48,7 +55,13 @@ struct Models: AsyncParsableCommand {
                 let download = manager.download(model)
                 let tty = isatty(STDERR_FILENO) == 1
                 var lastLine = ""
+                var damagedReported = 0
                 for try await p in download {
+                    for path in p.damagedFiles.dropFirst(damagedReported) {
+                        if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+                        printError("warning: the stored copy of \(path) is damaged (wrong size or SHA-256); downloading it again")
+                    }
+                    damagedReported = max(damagedReported, p.damagedFiles.count)
                     let line = progressLine(p, bar: tty)
                     if tty {
                         FileHandle.standardError.write(Data(("\r" + line).utf8))
@@ -98,6 +111,12 @@ struct Models: AsyncParsableCommand {
                 if installed.isEmpty { print("no models installed") }
                 for m in installed.sorted(by: { $0.model.modelIdentifier < $1.model.modelIdentifier }) {
                     print("\(m.model.modelIdentifier.languageTag)  v\(m.version)  \(byteCount(m.sizeInBytes))  \(m.modelDirectory.path)")
+                }
+                if installed.count > 1 {
+                    // Shared files (one network for several languages) are stored once.
+                    var seen = Set<String>()
+                    let files = installed.flatMap(\.files).filter { seen.insert($0.sha256).inserted }
+                    print("total: \(byteCount(ModelManifest.File.totalSize(files))) on disk (shared files counted once)")
                 }
             } catch let e as ExitCode {
                 throw e
@@ -171,6 +190,14 @@ extension Models {
             }
         }
     }
+}
+
+/// A model's size for `models list`: all its files, or its own files plus the files it shares
+/// with other models of the manifest (listed once, under the models).
+func sizeColumn(_ model: ModelManifest.Model, in manifest: ModelManifest) -> String {
+    let shared = manifest.sharedFiles(of: model)
+    guard !shared.isEmpty else { return byteCount(model.totalSize) }
+    return "\(byteCount(ModelManifest.File.totalSize(manifest.ownFiles(of: model)))) + \(byteCount(ModelManifest.File.totalSize(shared))) shared"
 }
 
 func byteCount(_ n: Int64) -> String {

@@ -40,6 +40,48 @@ struct CLIRepositoryTests {
         #expect(after.stdout.split(separator: "\n").first { $0.hasPrefix("fr-FR") }?.contains("not installed") == true)
     }
 
+    @Test("list shows a network shared by two models once; download says when a damaged shared file is fetched again")
+    func sharedNetwork() async throws {
+        let fixture = try ModelTestFixture(models: SharedNetworkFixture.specs())
+        let repo = fixture.server.baseURL.absoluteString
+        let storage = fixture.storageDirectory.path
+        let lines = { (run: InkRecRun) in run.stdout.split(separator: "\n").map(String.init) }
+
+        let list = try await CLI.run(["models", "list", "--repository", repo, "--storage", storage])
+        #expect(list.status == 0, "\(list.stderr)")
+        let german = lines(list).first { $0.hasPrefix("de-DE") }
+        #expect(german?.contains("kB shared") == true, "\(list.stdout)")
+        let shared = lines(list).filter { $0.hasPrefix("shared:") }
+        #expect(shared.count == 1, "\(list.stdout)")
+        #expect(shared.first?.contains("\(SharedNetworkFixture.sharedPath)  15.9 kB, used by 2 models (de-DE, fr-FR)  not installed") == true, "\(list.stdout)")
+
+        let de = try await CLI.run(["models", "download", "--repository", repo, "--storage", storage, "--language", "de"])
+        #expect(de.status == 0, "\(de.stderr)")
+        let installed = try await CLI.run(["models", "list", "--repository", repo, "--storage", storage])
+        #expect(lines(installed).first { $0.hasPrefix("shared:") }?.hasSuffix("  installed") == true, "\(installed.stdout)")
+
+        let blob = fixture.storageDirectory.appendingPathComponent("blobs/\(FileDigest(of: SharedNetworkFixture.weights).sha256)")
+        try SharedNetworkFixture.damage(blob)
+        let fr = try await CLI.run(["models", "download", "--repository", repo, "--storage", storage, "--language", "fr"])
+        #expect(fr.status == 0, "\(fr.stderr)")
+        #expect(fr.stderr.contains("warning: the stored copy of \(SharedNetworkFixture.sharedPath) is damaged"), "\(fr.stderr)")
+        #expect(fixture.server.requests(for: SharedNetworkFixture.sharedPath).count == 2)
+
+        let status = try await CLI.run(["models", "status", "--storage", storage])
+        #expect(status.stdout.contains("(shared files counted once)"), "\(status.stdout)")
+
+        // An exported repository keeps the layout: the network once, beside both model folders.
+        let out = fixture.root.appendingPathComponent("exported")
+        let export = try await CLI.run(["models", "export", "--repository", repo, "--storage", storage,
+                                        "--models", "de", "fr", "--output", out.path])
+        #expect(export.status == 0, "\(export.stderr)")
+        let manifest = try ModelManifest(contentsOf: out.appendingPathComponent(ModelManifest.fileName))
+        #expect(manifest.sharedFiles.map(\.file.path) == [SharedNetworkFixture.sharedPath])
+        #expect(try Data(contentsOf: out.appendingPathComponent(SharedNetworkFixture.sharedPath)) == SharedNetworkFixture.weights)
+        let recognized = try await CLI.run(["recognize", "--model-directory", out.appendingPathComponent("fr-FR").path, "Samples/hello.json"])
+        #expect(recognized.status == 0, "\(recognized.stderr)")
+    }
+
     @Test("an unreachable repository or a repository that is not a URL is an error, not a crash")
     func badRepositories() async throws {
         let storage = try CLI.temporaryDirectory().path

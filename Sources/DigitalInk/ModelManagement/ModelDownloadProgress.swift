@@ -30,12 +30,16 @@ public struct ModelDownloadProgress: Sendable, Hashable, CustomStringConvertible
     public var totalFiles: Int
     /// The manifest path of the file being transferred or verified, if any.
     public var currentFile: String?
+    /// Manifest paths of files that were already in the storage (shared with an installed model)
+    /// but failed their size and SHA-256 check, and that this download transfers again. Installed
+    /// models that share them get the verified copy too.
+    public var damagedFiles: [String]
 
     /// A progress event.
     public init(
         model: DigitalInkRecognitionModel, phase: Phase, version: String? = nil,
         completedBytes: Int64 = 0, totalBytes: Int64 = 0,
-        completedFiles: Int = 0, totalFiles: Int = 0, currentFile: String? = nil
+        completedFiles: Int = 0, totalFiles: Int = 0, currentFile: String? = nil, damagedFiles: [String] = []
     ) {
         self.model = model
         self.phase = phase
@@ -45,6 +49,7 @@ public struct ModelDownloadProgress: Sendable, Hashable, CustomStringConvertible
         self.completedFiles = completedFiles
         self.totalFiles = totalFiles
         self.currentFile = currentFile
+        self.damagedFiles = damagedFiles
     }
 
     /// One line for people: `en-US 1.3.0: downloading 42%`, `en-US: reading the manifest`,

@@ -72,7 +72,19 @@ extension ModelManager {
         pin(files)
         defer { unpin(files) }
         try store.prepare()
-        let needed = files.filter { !store.hasBlob($0) }.reduce(Int64(0)) { $0 + $1.size - store.partialSize($1) }
+        // Blobs already here (shared with installed models, or left by an earlier attempt) are
+        // read and checked, never trusted for being present; damaged ones are transferred again.
+        var present = Set<String>()
+        for file in files {
+            try checkCancellation()
+            switch store.checkBlob(file) {
+            case .valid: present.insert(file.sha256)
+            case .damaged: progress.damagedFiles.append(file.path)
+            case .missing: break
+            }
+        }
+        let needed = files.filter { !present.contains($0.sha256) }
+            .reduce(Int64(0)) { $0 + $1.size - store.partialSize($1) }
         if needed > 0, let free = availableCapacity(), free < needed {
             throw .storageFailed(
                 path: storageDirectory.path,
@@ -82,10 +94,12 @@ extension ModelManager {
         progress.phase = .downloading
         for file in files {
             try checkCancellation()
-            if !store.hasBlob(file) {
+            if !present.contains(file.sha256) {
                 try await withBlobTransfer(file) { () async throws(DigitalInkError) in
-                    guard !store.hasBlob(file) else { return }
+                    // Another download may have transferred it meanwhile.
+                    guard store.checkBlob(file) != .valid else { return }
                     try await fetchBlob(file, conditions: conditions, operation: operation, progress: progress)
+                    store.relinkInstalledCopies(of: file)
                 }
             }
             progress.completedBytes += file.size

@@ -16,7 +16,10 @@ import Foundation
 /// `config.json`; the directory that holds it is the model directory the recognizer loads, and
 /// config.json names the other files by paths relative to itself. Several models may list the
 /// same file (same path, size and digest), for example a network shared by the languages of one
-/// script; it is then downloaded and stored once.
+/// script in a folder beside theirs (`latn-bilstm96x3/weights.safetensors`, named in each
+/// config.json as `../latn-bilstm96x3/weights.safetensors`); it is then downloaded and stored
+/// once (see ``sharedFiles`` and ``ModelManager``). Shared files need no other format: this is
+/// still format version 1.
 ///
 /// Reading a manifest (``init(data:source:)``) validates it; ``make(for:models:)`` computes sizes
 /// and digests from files on disk, for export scripts and tests.

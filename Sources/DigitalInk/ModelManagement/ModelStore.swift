@@ -10,6 +10,7 @@ import Darwin
 ///
 /// ```
 /// <root>/blobs/<sha256>              verified file contents, named by digest, shared by models
+///                                    (checked again before an install reuses them)
 /// <root>/blobs/<sha256>.incomplete   a transfer in progress or interrupted (resumable)
 /// <root>/models/<id>/<version>-<n>/  one installed version: the repository layout, hard links to blobs
 /// <root>/records/<id>.json           the install record, written last (see InstallRecord)
@@ -61,12 +62,6 @@ struct ModelStore: Sendable {
 
     func blobURL(_ sha256: String) -> URL { blobsDirectory.appendingPathComponent(sha256) }
     func partialBlobURL(_ sha256: String) -> URL { blobsDirectory.appendingPathComponent(sha256 + ".incomplete") }
-
-    /// True when a verified blob for `file` is in place. Blobs are verified before they are
-    /// renamed into place, so the size is checked only as a guard against outside tampering.
-    func hasBlob(_ file: ModelManifest.File) -> Bool {
-        fileSize(blobURL(file.sha256)) == file.size
-    }
 
     /// Bytes already transferred into the partial blob of `file`.
     func partialSize(_ file: ModelManifest.File) -> Int64 {

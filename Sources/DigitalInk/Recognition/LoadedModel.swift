@@ -16,25 +16,22 @@ struct LoadedModel: Sendable {
     /// The last stage, chosen by the model's kind.
     let decoder: any CandidateDecoding
 
-    /// Throws unless `path` under `directory`, with symbolic links resolved, stays inside the
-    /// directory (a model never opens files outside its own directory).
-    static func checkInside(_ directory: URL, _ path: String) throws(DigitalInkError) {
-        let base = directory.resolvingSymlinksInPath().standardizedFileURL.path
-        let target = directory.appendingPathComponent(path).resolvingSymlinksInPath().standardizedFileURL.path
-        guard target.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
-            throw .modelCorrupt(file: path, reason: "the file lies outside the model directory")
-        }
+    /// The file `path` of the model in `directory`, with symbolic links resolved; throws unless it
+    /// stays inside the model directory, or inside the shared folder of the models root that
+    /// `path` names (`../<folder>/…`, see ``ModelFileReference``).
+    static func checkInside(_ directory: URL, _ path: String) throws(DigitalInkError) -> URL {
+        try ModelFileReference.resolve(path, in: directory)
     }
 
     init(directory: URL, compute: ComputeOptions = ComputeOptions()) throws(DigitalInkError) {
         let config = try ModelConfiguration.load(from: directory.appendingPathComponent("config.json"))
-        try Self.checkInside(directory, config.network.weights)
-        if let lm = config.decoder?.languageModel { try Self.checkInside(directory, lm) }
+        let weightsURL = try Self.checkInside(directory, config.network.weights)
+        let languageModelURL = try config.decoder?.languageModel.map { (lm) throws(DigitalInkError) in try Self.checkInside(directory, lm) }
         self.directory = directory
         self.configuration = config
         self.features = FeatureExtractor(config.features)
         self.network = try RecognitionNetwork(configuration: config.network,
-                                              weightsURL: directory.appendingPathComponent(config.network.weights),
+                                              weightsURL: weightsURL,
                                               compute: compute)
         switch config.modelKind {
         case .text:
@@ -42,8 +39,8 @@ struct LoadedModel: Sendable {
             var map: [Character: Int] = [:]
             for (i, l) in config.labels.enumerated() { map[Character(l)] = i + 1 }
             symbolOfCharacter = map
-            if let lmPath = config.decoder?.languageModel {
-                let lm = try CharacterNgramModel(contentsOf: directory.appendingPathComponent(lmPath))
+            if let lmPath = config.decoder?.languageModel, let languageModelURL {
+                let lm = try CharacterNgramModel(contentsOf: languageModelURL)
                 guard lm.symbolCount == config.network.numClasses else {
                     throw .modelCorrupt(file: lmPath, reason: "\(lm.symbolCount) symbols, the network has \(config.network.numClasses) classes")
                 }

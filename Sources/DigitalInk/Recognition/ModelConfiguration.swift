@@ -73,13 +73,14 @@ import Foundation
         static let weight: Float = 10_000
     }
 
-    /// Rejects a file path that could leave the model directory: absolute, with `..` or empty
-    /// components, or with a backslash. (Symbolic links are checked when the file is opened.)
+    /// Rejects a file path that could leave the model directory or the models root: see
+    /// ``ModelFileReference`` (a file of the model directory, or `../<folder>/<file>` for a file
+    /// shared with other models). Symbolic links are checked when the file is opened.
     static func checkRelativePath(_ path: String, field: String, file: String) throws(DigitalInkError) {
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0"),
-              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
-            throw .modelCorrupt(file: file, reason: "\(field) \"\(path)\" must be a relative path inside the model directory")
+        guard ModelFileReference.form(of: path) != nil else {
+            throw .modelCorrupt(
+                file: file,
+                reason: "\(field) \"\(path)\" must be a relative path inside the model directory, or ../<folder>/<file> for a shared file")
         }
     }
 
