@@ -47,7 +47,7 @@ import numpy as np  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "Training"))
+sys.path.insert(0, os.path.join(ROOT, "Training"))  # inkrec_training and quantize_model
 
 import torch  # noqa: E402
 import onnxruntime as ort  # noqa: E402
@@ -150,6 +150,9 @@ def time_calls(fn, warmup: int, repeats: int) -> list[float]:
 
 def run_engine(exe: str, model_dir: str, files: list[str], warmup: int, repeats: int, dump: str | None,
                extra: tuple = (), env: dict | None = None) -> dict:
+    if "--model" in extra:  # a variant on another model directory
+        i = extra.index("--model")
+        model_dir, extra = extra[i + 1], extra[:i] + extra[i + 2:]
     cmd = [exe, "--model", model_dir, "--warmup", str(warmup), "--repeats", str(repeats), *extra]
     if dump:
         cmd += ["--dump", dump]
@@ -157,14 +160,18 @@ def run_engine(exe: str, model_dir: str, files: list[str], warmup: int, repeats:
     return json.loads(r.stdout)
 
 
-def engine_variants(exe: str, model_dir: str, files: list[str]) -> list[tuple[str, str, tuple, dict]]:
+def engine_variants(exe: str, model_dir: str, files: list[str], int8_dir: str | None = None) -> list[tuple[str, str, tuple, dict]]:
     """(key, description, arguments, environment) of each way the Swift side is timed. The first is the
-    engine as shipped (a place to add variants, e.g. an environment setting, to compare)."""
+    engine as shipped (a place to add variants, e.g. an environment setting, to compare). A variant
+    whose arguments hold ``("--model", DIR)`` runs another model directory (the 8-bit one)."""
+    int8 = [] if not int8_dir else [
+        ("engine_int8", "DigitalInk with the same network in 8 bits (Training/quantize_model.py; AVX-512 VNNI "
+         "where the CPU has it)", ("--model", int8_dir), {})]
     return [("engine", "DigitalInk as shipped", (), {}),
             ("engine_blas_projection", "DigitalInk with the input projections in BLAS sgemm instead of its packed "
              "AVX-512 kernel (DIGITALINK_PROJECTION=blas)", (), {"DIGITALINK_PROJECTION": "blas"}),
             ("engine_portable", "DigitalInk with its portable path only: BLAS sgemm and sgemv, cell in Swift SIMD "
-             "(DIGITALINK_KERNEL=portable)", (), {"DIGITALINK_KERNEL": "portable"})]
+             "(DIGITALINK_KERNEL=portable)", (), {"DIGITALINK_KERNEL": "portable"})] + int8
 
 
 def build_engine() -> str:
@@ -294,6 +301,8 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--json", help="write the figures here as JSON")
+    ap.add_argument("--int8-model", help="the same network in 8 bits (default: quantized here by "
+                    "Training/quantize_model.py into a temporary directory)")
     a = ap.parse_args()
 
     load_before = os.getloadavg()
@@ -326,13 +335,27 @@ def main() -> int:
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     sess = ort.InferenceSession(onnx_path, so, providers=["CPUExecutionProvider"])
+    # ONNX Runtime's own 8-bit answer: dynamic quantization of the same graph (int8 weights of the LSTM
+    # and MatMul ops, activations quantized at run time).
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    onnx8_path = os.path.join(tmp, "inkrec-int8.onnx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        quantize_dynamic(onnx_path, onnx8_path, weight_type=QuantType.QInt8)
+    sess8 = ort.InferenceSession(onnx8_path, so, providers=["CPUExecutionProvider"])
+    ops8 = sorted({node.op_type for node in __import__("onnx").load(onnx8_path).graph.node})
+    int8_dir = a.int8_model
+    if int8_dir is None and n.get("precision") != "int8":
+        from quantize_model import quantize_directory
+        int8_dir = os.path.join(tmp, "int8-model")
+        quantize_directory(a.model, int8_dir)
 
     # Correctness: engine features and log-probabilities against Python / PyTorch / ONNX Runtime.
     dump = os.path.join(tmp, "engine.f32")
     eng = run_engine(exe, a.model, files, 0, 1, dump)
     raw = np.fromfile(dump, dtype="<f4")
     pos = 0
-    max_feat = max_lp_torch = max_lp_ort = 0.0
+    max_feat = max_lp_torch = max_lp_ort = max_lp_ort8 = 0.0
     for (name, ink, feats), rec in zip(inks, eng["inks"], strict=True):
         T, To, C = rec["frames"], rec["outFrames"], rec["classes"]
         if T != len(feats):
@@ -344,13 +367,15 @@ def main() -> int:
         with torch.inference_mode():
             tl = module(x)[0].numpy()
         ol = sess.run(None, {"features": feats[None]})[0][0]
+        ol8 = sess8.run(None, {"features": feats[None]})[0][0]
+        max_lp_ort8 = max(max_lp_ort8, float(np.abs(ol8 - tl).max()))
         max_feat = max(max_feat, float(np.abs(ef - feats).max()))
         max_lp_torch = max(max_lp_torch, float(np.abs(el - tl).max()))
         max_lp_ort = max(max_lp_ort, float(np.abs(ol - tl).max()))
 
     # Timing: everything takes turns, the best median of the rounds counts.
-    variants = engine_variants(exe, a.model, files)
-    keys = [v[0] for v in variants] + ["onnxruntime", "pytorch"]
+    variants = engine_variants(exe, a.model, files, int8_dir)
+    keys = [v[0] for v in variants] + ["onnxruntime", "onnxruntime_int8", "pytorch"]
     best = {k: [float("inf")] * len(inks) for k in keys}
     for _ in range(a.rounds):
         for key, _, extra, env in variants:
@@ -361,6 +386,8 @@ def main() -> int:
             x = feats[None]
             t = time_calls(lambda: sess.run(None, {"features": x}), a.warmup, a.repeats)
             best["onnxruntime"][i] = min(best["onnxruntime"][i], statistics.median(t))
+            t = time_calls(lambda: sess8.run(None, {"features": x}), a.warmup, a.repeats)
+            best["onnxruntime_int8"][i] = min(best["onnxruntime_int8"][i], statistics.median(t))
         with torch.inference_mode():
             for i, (_, _, feats) in enumerate(inks):
                 x = torch.from_numpy(feats)[None]
@@ -408,6 +435,7 @@ def main() -> int:
         for k in [v[0] for v in variants]:
             # Ratios of totals over the inks (time-weighted); > 1: the Swift side is faster.
             out["ort_over_" + k] = tot("onnxruntime_us") / tot(k + "_us")
+            out["ort_int8_over_" + k] = tot("onnxruntime_int8_us") / tot(k + "_us")
             out["torch_over_" + k] = tot("pytorch_us") / tot(k + "_us")
             out[k + "_over_floor"] = tot(k + "_us") / tot("floor_us")
             out[k + "_gflops"] = tot("flops") / tot(k + "_us") / 1e3
@@ -426,7 +454,8 @@ def main() -> int:
         "repeats": a.repeats, "warmup": a.warmup, "rounds": a.rounds,
         "variants": {k: {"description": d, "arguments": list(x), "environment": e} for k, d, x, e in variants},
         "maxAbsDiff": {"features_engine_vs_python": max_feat, "logprobs_engine_vs_torch": max_lp_torch,
-                       "logprobs_ort_vs_torch": max_lp_ort},
+                       "logprobs_ort_vs_torch": max_lp_ort, "logprobs_ort_int8_vs_torch": max_lp_ort8},
+        "onnxInt8Ops": ops8, "int8Model": int8_dir,
         "sgemmRateGflops": {lib: {k: v / 1e9 for k, v in r.items()} for lib, r in rates.items()},
         "sgemmShapes": {k: list(sh) for k, sh in shapes.items()},
         "floorRateGflops": floor_rate / 1e9, "floorRateFrom": f"{floor_lib}, {floor_shape} {shapes[floor_shape]}",
@@ -444,20 +473,24 @@ def main() -> int:
     md = result["maxAbsDiff"]
     print(f"same computation: max |features engine - features.py| = {md['features_engine_vs_python']:.2g}; "
           f"max |log-prob difference|: engine - PyTorch {md['logprobs_engine_vs_torch']:.2g}, "
-          f"ONNX Runtime - PyTorch {md['logprobs_ort_vs_torch']:.2g}")
+          f"ONNX Runtime - PyTorch {md['logprobs_ort_vs_torch']:.2g}, ONNX Runtime int8 - PyTorch "
+          f"{md['logprobs_ort_int8_vs_torch']:.2g}")
     print()
     print("network forward, single-threaded: median over the inks of each ink's median time, ms; "
           "ORT/x = ONNX Runtime time / x time over all inks of the set (> 1: x is faster)")
-    short = {"engine": "engine", "engine_blas_projection": "blas-proj", "engine_portable": "portable"}
+    short = {"engine": "engine", "engine_blas_projection": "blas-proj", "engine_portable": "portable",
+             "engine_int8": "int8"}
     vk = [v[0] for v in variants]
     hdr = f"{'set':<14}{'inks':>5}{'frames':>7}" + "".join(f"{short[k]:>13}" for k in vk) + \
-        f"{'ORT':>8}{'PyTorch':>9}{'floor':>7}" + "".join(f"{'ORT/' + short[k]:>17}" for k in vk) + f"{'eng/floor':>10}"
+        f"{'ORT':>8}{'ORT-int8':>9}{'PyTorch':>9}{'floor':>7}" + "".join(f"{'ORT/' + short[k]:>17}" for k in vk) + \
+        f"{'ORT-int8/int8':>15}{'eng/floor':>10}"
     print(hdr)
     for srow in per_set + [{"set": "all inks", **overall}]:
         line = f"{srow['set']:<14}{srow['inks']:>5}{srow['medianFrames']:>7.0f}"
         line += "".join(f"{srow[k + '_us'] / 1e3:>13.2f}" for k in vk)
-        line += f"{srow['onnxruntime_us'] / 1e3:>8.2f}{srow['pytorch_us'] / 1e3:>9.2f}{srow['floor_us'] / 1e3:>7.2f}"
+        line += f"{srow['onnxruntime_us'] / 1e3:>8.2f}{srow['onnxruntime_int8_us'] / 1e3:>9.2f}{srow['pytorch_us'] / 1e3:>9.2f}{srow['floor_us'] / 1e3:>7.2f}"
         line += "".join(f"{srow['ort_over_' + k]:>17.2f}" for k in vk)
+        line += f"{srow.get('ort_int8_over_engine_int8', float('nan')):>15.2f}"
         line += f"{srow['engine_over_floor']:>10.1f}"
         print(line)
     print()
@@ -474,6 +507,11 @@ def main() -> int:
     print(f"goal, forward at least 1.5x faster than ONNX Runtime: {'met' if goal else 'MISSED'} "
           f"(engine {o['ort_over_engine']:.2f}x over all inks, worst ink {o['min_ort_over_engine_per_ink']:.2f}x"
           + ("".join(f"; {short[k]} {o['ort_over_' + k]:.2f}x" for k in vk[1:])) + ")")
+    if "engine_int8" in vk:
+        print(f"goals of the 8-bit engine: at least 2.0x ONNX Runtime float32: "
+              f"{'met' if o['ort_over_engine_int8'] >= 2.0 else 'MISSED'} ({o['ort_over_engine_int8']:.2f}x); at least 1.2x "
+              f"ONNX Runtime's dynamic int8: {'met' if o['ort_int8_over_engine_int8'] >= 1.2 else 'MISSED'} "
+              f"({o['ort_int8_over_engine_int8']:.2f}x)")
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=1)

@@ -43,7 +43,13 @@ def network(n, state_dict):
 def load_model(model_dir):
     with open(os.path.join(model_dir, "config.json")) as f:
         cfg = json.load(f)
-    return network(cfg["network"], load_file(os.path.join(model_dir, cfg["network"]["weights"]))), cfg
+    tensors = load_file(os.path.join(model_dir, cfg["network"]["weights"]))
+    if cfg["network"].get("precision") == "int8":
+        # Greedy figures use the 8-bit weights dequantized (the activations in float); the beam-search
+        # figures come from the engine, which runs the 8-bit network itself.
+        from inkrec_training.quantize import dequantize_state
+        tensors = dequantize_state(tensors)
+    return network(cfg["network"], {k: v.float() for k, v in tensors.items()}), cfg
 
 
 def load_checkpoint(path):

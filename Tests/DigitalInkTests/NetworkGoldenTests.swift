@@ -32,16 +32,22 @@ struct NetworkGoldenTests {
         }
     }
 
-    @Test("the shipped model matches PyTorch on held-out inks within 1e-4, with every kernel", arguments: engines)
+    @Test("the shipped model's features match PyTorch's, and a float model's log-probabilities within 1e-4, with every kernel",
+          arguments: engines)
     func shippedModel(engine: EngineKernels) throws {
         let kernel = engine.recurrent
         let golden = try Fixtures.json("model-golden.json")
         let model = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String))
+        // An 8-bit shipped model is checked against its own reference by `Int8NetworkGoldenTests`; its
+        // features are checked here.
+        let isFloat = (model.configuration.network.precision ?? .float32) == .float32
         let file = try SafeTensorsFile(contentsOf: model.directory.appendingPathComponent(model.configuration.network.weights))
         let network = try RecognitionNetwork(configuration: model.configuration.network, file: file, kernel: kernel,
                                              projection: engine.projection)
-        #expect(network.projection == engine.projection)
-        #expect(network.kernel == kernel || (kernel == .avx2f16 && network.kernel == .avx2))
+        if isFloat {
+            #expect(network.projection == engine.projection)
+            #expect(network.kernel == kernel || (kernel == .avx2f16 && network.kernel == .avx2))
+        }
         let cases = golden["cases"] as! [[String: Any]]
         #expect(cases.count >= 3)
         for c in cases {
@@ -50,6 +56,7 @@ struct NetworkGoldenTests {
             let expectedFeatures = Fixtures.matrix(c["features"]!, columns: 4)
             #expect(features.rows == expectedFeatures.rows)
             #expect(maxAbsDifference(features, expectedFeatures) < 1e-5)
+            guard isFloat else { continue }
             let expected = Fixtures.matrix(c["logProbs"]!, columns: model.network.configuration.numClasses)
             let got = network.logProbabilities(expectedFeatures)
             #expect(got.rows == expected.rows)
@@ -102,14 +109,21 @@ struct NetworkGoldenTests {
     func bestKernel() throws {
         let golden = try Fixtures.json("model-golden.json")
         let model = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String))
+        let fastest: _LSTMKernel = _LSTMKernel.avx2f16.isAvailable ? .avx2f16 : _LSTMKernel.avx2.isAvailable ? .avx2 : .portable
+        #expect(_LSTMKernel.fastest == fastest)
+        let portable = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String),
+                                       compute: ComputeOptions(recurrentKernel: .portable, projectionKernel: .blas))
+        if model.configuration.network.precision == .int8 {
+            // 8-bit models: VNNI where the CPU has it, the portable integer kernels otherwise or when asked.
+            let q = _Int8Kernels.hasVNNI ? "int8-vnni" : "int8-portable"
+            #expect(model.network.computeKernels == "recurrent \(q), projection \(q) (first layer \(_ProjectionKernel.fastest.rawValue))")
+            #expect(portable.network.computeKernels == "recurrent int8-portable, projection int8-portable (first layer blas)")
+            return
+        }
         #expect(model.network.kernel == _LSTMKernel.fastest)
         #expect(model.network.projection == _ProjectionKernel.fastest)
         #expect(model.network.computeKernels == "recurrent \(_LSTMKernel.fastest.rawValue), projection \(_ProjectionKernel.fastest.rawValue)")
-        let fastest: _LSTMKernel = _LSTMKernel.avx2f16.isAvailable ? .avx2f16 : _LSTMKernel.avx2.isAvailable ? .avx2 : .portable
-        #expect(_LSTMKernel.fastest == fastest)
         // ComputeOptions chooses the portable ones.
-        let portable = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String),
-                                       compute: ComputeOptions(recurrentKernel: .portable, projectionKernel: .blas))
         #expect(portable.network.computeKernels == "recurrent portable, projection blas")
     }
 }
@@ -131,5 +145,37 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite("The 8-bit engine runs the quantized reference")
+struct Int8NetworkGoldenTests {
+    /// The shipped text model is 8-bit (`Training/quantize_model.py`); `Fixtures/model-golden-int8.json`
+    /// holds the reference log-probabilities of `model-golden.json`'s inks under it.
+    static let useVNNI: [Bool] = _Int8Kernels.hasVNNI ? [false, true] : [false]
+
+    @Test("log-probabilities of held-out inks within 2e-3 of the reference, portable and VNNI", arguments: useVNNI)
+    func model(vnni: Bool) throws {
+        let golden = try Fixtures.json("model-golden-int8.json")
+        let dir = try #require(Self.int8ModelDirectory(golden["model"] as! String))
+        let model = try LoadedModel(directory: dir)
+        #expect(model.configuration.network.precision == .int8)
+        let file = try SafeTensorsFile(contentsOf: dir.appendingPathComponent(model.configuration.network.weights))
+        let network = try RecognitionNetwork(configuration: model.configuration.network, file: file,
+                                             kernel: vnni ? .fastest : .portable)
+        #expect(network.computeKernels.contains(vnni ? "int8-vnni" : "int8-portable"))
+        for c in golden["cases"] as! [[String: Any]] {
+            let x = Fixtures.matrix(c["features"]!, columns: 4)
+            let expected = Fixtures.matrix(c["logProbs"]!, columns: model.configuration.network.numClasses)
+            let got = network.logProbabilities(x)
+            #expect(got.rows == expected.rows)
+            #expect(maxAbsDifference(got, expected) < 2e-3)
+        }
+    }
+
+    /// The shipped model the fixture was made from; it must be 8-bit.
+    static func int8ModelDirectory(_ model: String) -> URL? {
+        let shipped = Fixtures.modelsDirectory.appendingPathComponent(model)
+        return FileManager.default.fileExists(atPath: shipped.path) ? shipped : nil
     }
 }

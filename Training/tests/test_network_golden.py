@@ -40,32 +40,84 @@ def test_tiny_networks():
             np.testing.assert_allclose(run(model, case["features"]), np.asarray(case["logProbs"]), atol=1e-5)
 
 
-def test_shipped_model_golden():
+def _shipped():
     with open(os.path.join(FIXTURES, "model-golden.json")) as f:
         g = json.load(f)
     d = os.path.join(MODELS, g["model"])
     with open(os.path.join(d, "config.json")) as f:
         cfg = json.load(f)
-    model = build(cfg["network"], os.path.join(d, cfg["network"]["weights"]))
+    return g, d, cfg
+
+
+def test_shipped_model_golden():
+    """Features always; log-probabilities of a float model against PyTorch, of an 8-bit one against the
+    8-bit reference (quantize.QuantizedNet) in model-golden-int8.json, which the Swift tests check too."""
+    g, d, cfg = _shipped()
     assert len(g["cases"]) >= 3
+    int8 = cfg["network"].get("precision") == "int8"
+    if int8:
+        from safetensors.torch import load_file
+        from inkrec_training import quantize
+        qnet = quantize.QuantizedNet(load_file(os.path.join(d, cfg["network"]["weights"])), cfg["network"])
+        with open(os.path.join(FIXTURES, "model-golden-int8.json")) as f:
+            g8 = {c["id"]: c for c in json.load(f)["cases"]}
+    else:
+        model = build(cfg["network"], os.path.join(d, cfg["network"]["weights"]))
     for case in g["cases"]:
         strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in case["ink"]["strokes"]]
         feats = model_features(strokes, cfg["features"])
         np.testing.assert_allclose(feats, np.asarray(case["features"], dtype=np.float32), atol=1e-5)
-        np.testing.assert_allclose(run(model, feats), np.asarray(case["logProbs"]), atol=1e-4)
+        if int8:
+            lp = qnet.log_probs(feats).numpy()
+            np.testing.assert_allclose(lp, np.asarray(g8[case["id"]]["logProbs"]), atol=1e-5)
+        else:
+            np.testing.assert_allclose(run(model, feats), np.asarray(case["logProbs"]), atol=1e-4)
 
 
-def test_shipped_text_model_stores_recurrent_weights_in_half_precision():
-    """export.py rounds weight_hh to F16 (the engine's 16-bit recurrent kernel runs it exactly) and keeps
-    every other tensor float32."""
-    with open(os.path.join(FIXTURES, "model-golden.json")) as f:
-        d = os.path.join(MODELS, json.load(f)["model"])
-    with open(os.path.join(d, "config.json")) as f:
-        cfg = json.load(f)
+def test_shipped_text_model_weight_types():
+    """Float models: export.py rounds weight_hh to F16 (the engine's 16-bit recurrent kernel runs it
+    exactly), every other tensor F32. 8-bit models (quantize_model.py): every quantized tensor I8 with an
+    F32 `.scale` of one value per row, the rest F32."""
+    from inkrec_training import quantize
+    _, d, cfg = _shipped()
     with open(os.path.join(d, cfg["network"]["weights"]), "rb") as f:
         header = json.loads(f.read(int.from_bytes(f.read(8), "little")))
     dtypes = {k: v["dtype"] for k, v in header.items() if k != "__metadata__"}
-    recurrent = {k for k in dtypes if "weight_hh" in k}
+    recurrent = {k for k in dtypes if "weight_hh" in k and not k.endswith(".scale")}
     assert len(recurrent) == 2 * cfg["network"]["layers"]
-    assert all(dtypes[k] == "F16" for k in recurrent)
-    assert all(dtypes[k] == "F32" for k in set(dtypes) - recurrent)
+    if cfg["network"].get("precision") == "int8":
+        q = {k for k in dtypes if not k.endswith(".scale") and quantize.is_quantized(k)}
+        assert recurrent <= q and "head.weight" in q
+        assert all(dtypes[k] == "I8" and dtypes[k + ".scale"] == "F32" for k in q)
+        assert all(header[k + ".scale"]["shape"] == [header[k]["shape"][0]] for k in q)
+        rest = set(dtypes) - q - {k + ".scale" for k in q}
+        assert all(dtypes[k] == "F32" for k in rest)
+    else:
+        assert all(dtypes[k] == "F16" for k in recurrent)
+        assert all(dtypes[k] == "F32" for k in set(dtypes) - recurrent)
+
+
+def test_int8_kernel_fixture():
+    """The exact-integer fixture the Swift kernel tests read: quantize.py reproduces every value."""
+    import torch
+    from inkrec_training import quantize
+    with open(os.path.join(FIXTURES, "int8-kernels.json")) as f:
+        g = json.load(f)
+    for c in g["projections"]:
+        m, k, n = c["m"], c["k"], c["n"]
+        q = torch.tensor(c["weights"], dtype=torch.int8).reshape(n, k)
+        x = torch.tensor(c["x"], dtype=torch.float32).reshape(m, k)
+        y, acc = quantize.qlinear(x, q, torch.tensor(c["scale"]), torch.tensor(c["bias"]))
+        assert acc.flatten().tolist() == c["sums"]
+        assert np.array_equal(y.flatten().numpy(), np.asarray(c["y"], dtype=np.float32))
+        xq, sx = quantize.dynamic_rows(x)
+        assert xq.flatten().tolist() == c["xq"]
+        assert np.array_equal(sx.numpy(), np.asarray(c["xscale"], dtype=np.float32))
+    r = g["recurrent"]
+    H = r["hidden"]
+    q = torch.tensor(r["weights"], dtype=torch.int8).reshape(4 * H, H)
+    hq = torch.round(torch.tensor(r["h"]) * 127).clamp(-127, 127).to(torch.int64)
+    acc = hq @ q.to(torch.int64).T
+    assert acc.tolist() == r["sums"]
+    gates = torch.tensor(r["gates"]) + acc.to(torch.float32) * (torch.tensor(r["scale"]) / 127)
+    assert np.array_equal(gates.numpy(), np.asarray(r["result"], dtype=np.float32))

@@ -34,12 +34,55 @@ struct BidirectionalLSTM: Sendable {
         var bias: [Float]              // 4H
     }
 
+    /// A direction's 8-bit weights (network precision `int8`): `W_hh` always, `W_ih` except in the
+    /// first layer (`inputWeights` nil: `floatInputWeights` instead), each with a scale per row.
+    struct QuantizedDirection: Sendable {
+        var inputWeights: (values: [Int8], scale: [Float])?
+        var floatInputWeights: [Float]
+        var recurrentWeights: (values: [Int8], scale: [Float])
+        var bias: [Float]
+    }
+
+    /// The 8-bit recurrent weights of both directions: `W_hh` (4H × H) and its row scale / 127, packed
+    /// for `ink_lstm_step_q8_vnni` when that kernel is used.
+    struct Int8Recurrent: Sendable {
+        var forward: [Int8]
+        var backward: [Int8]
+        var forwardScale: [Float]
+        var backwardScale: [Float]
+        var packed: (forward: (weights: [Int8], correction: [Int32]), backward: (weights: [Int8], correction: [Int32]))?
+    }
+
+    /// The input projection of both directions: float (`_AffineMap`) or 8-bit (`_QuantizedAffineMap`).
+    enum Projection: Sendable {
+        case float(_AffineMap)
+        case int8(_QuantizedAffineMap)
+
+        @inline(__always)
+        func apply(_ input: UnsafePointer<Float>, rows m: Int, output: UnsafeMutablePointer<Float>) {
+            switch self {
+            case .float(let map): map.apply(input, rows: m, output: output)
+            case .int8(let map): map.apply(input, rows: m, output: output)
+            }
+        }
+
+        var kernel: _ProjectionKernel {
+            switch self {
+            case .float(let map): return map.kernel
+            case .int8: return .avx512  // reported as the layer's float kernel would be; see `int8Kernel`
+            }
+        }
+    }
+
     let inputSize: Int
     let hiddenSize: Int
     /// The input projection: `W_ih` of both directions, transposed, in × 8H (columns 0..<4H forward,
     /// 4H..<8H backward; stored so because BLAS multiplies X · Wᵗ faster from this layout than from
     /// PyTorch's 8H × in), and the biases b_ih + b_hh of the forward direction, then of the backward one.
-    let projection: _AffineMap
+    /// (8-bit: PyTorch's 8H × in layout, rows of both directions stacked.)
+    let projection: Projection
+    /// The 8-bit recurrent weights, when the network's precision is `int8`.
+    let int8Recurrent: Int8Recurrent?
     /// `W_hh` transposed, H × 4H, per direction.
     let recurrentForward: [Float]
     let recurrentBackward: [Float]
@@ -51,8 +94,11 @@ struct BidirectionalLSTM: Sendable {
     /// The kernel that runs the input projection.
     var projectionKernel: _ProjectionKernel { projection.kernel }
 
-    /// The kernel that runs the recurrent steps.
+    /// The kernel that runs the recurrent steps (8-bit layers: see ``int8Kernel``).
     var kernel: _LSTMKernel { packedRecurrentHalf != nil ? .avx2f16 : packedRecurrent != nil ? .avx2 : .portable }
+
+    /// For an 8-bit layer, `"int8-vnni"` or `"int8-portable"`; nil for a float one.
+    var int8Kernel: String? { int8Recurrent.map { $0.packed != nil ? "int8-vnni" : "int8-portable" } }
 
     var outputSize: Int { 2 * hiddenSize }
 
@@ -66,9 +112,10 @@ struct BidirectionalLSTM: Sendable {
          projection: _ProjectionKernel = .fastest) {
         self.inputSize = inputSize
         self.hiddenSize = H
-        self.projection = _AffineMap(
+        self.int8Recurrent = nil
+        self.projection = .float(_AffineMap(
             weights: _transposed(forward.inputWeights + backward.inputWeights, rows: 8 * H, columns: inputSize),
-            inputs: inputSize, outputs: 8 * H, bias: forward.bias + backward.bias, kernel: projection)
+            inputs: inputSize, outputs: 8 * H, bias: forward.bias + backward.bias, kernel: projection))
         let wf = _transposed(forward.recurrentWeights, rows: 4 * H, columns: H)
         let wb = _transposed(backward.recurrentWeights, rows: 4 * H, columns: H)
         recurrentForward = wf
@@ -84,6 +131,34 @@ struct BidirectionalLSTM: Sendable {
         }
         packedRecurrentHalf = half
         packedRecurrent = full
+    }
+
+    /// An 8-bit layer. The VNNI kernels are used when `vnni` is true and the CPU has them (and H is a
+    /// multiple of 8), otherwise the portable ones; a float first-layer projection runs with `projection`.
+    init(inputSize: Int, hiddenSize H: Int, forward: QuantizedDirection, backward: QuantizedDirection, vnni: Bool,
+         projection: _ProjectionKernel = .fastest) {
+        self.inputSize = inputSize
+        self.hiddenSize = H
+        let useVNNI = vnni && _Int8Kernels.hasVNNI && H % 8 == 0
+        if let fi = forward.inputWeights, let bi = backward.inputWeights {
+            self.projection = .int8(_QuantizedAffineMap(weights: fi.values + bi.values, weightScale: fi.scale + bi.scale,
+                                                        inputs: inputSize, outputs: 8 * H, bias: forward.bias + backward.bias,
+                                                        vnni: useVNNI))
+        } else {
+            self.projection = .float(_AffineMap(
+                weights: _transposed(forward.floatInputWeights + backward.floatInputWeights, rows: 8 * H, columns: inputSize),
+                inputs: inputSize, outputs: 8 * H, bias: forward.bias + backward.bias, kernel: projection))
+        }
+        let fr = forward.recurrentWeights, br = backward.recurrentWeights
+        int8Recurrent = Int8Recurrent(
+            forward: fr.values, backward: br.values,
+            forwardScale: fr.scale.map { $0 / 127 }, backwardScale: br.scale.map { $0 / 127 },
+            packed: useVNNI ? (_Int8Kernels.pack(fr.values, outputs: 4 * H, inputs: H),
+                               _Int8Kernels.pack(br.values, outputs: 4 * H, inputs: H)) : nil)
+        recurrentForward = []
+        recurrentBackward = []
+        packedRecurrent = nil
+        packedRecurrentHalf = nil
     }
 
     private static func isHalfExact(_ w: [Float]) -> Bool {
@@ -121,6 +196,10 @@ struct BidirectionalLSTM: Sendable {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * H) { state in
             let s = state.baseAddress!
             s.initialize(repeating: 0, count: 4 * H)
+            if let q = int8Recurrent {
+                runInt8Steps(q, steps: T, gates: gates, state: s, output: output)
+                return
+            }
             if let packed = packedRecurrentHalf {
                 runPackedSteps(packed, steps: T, gates: gates, state: s, output: output, step: ink_lstm_step_f16)
                 return
@@ -165,6 +244,52 @@ extension BidirectionalLSTM {
                     let tb = T - 1 - t, r: Int32 = t > 0 ? 1 : 0
                     step(pf.baseAddress!, h32, r, gates + t * G2, s, s + H, output + t * outStride)
                     step(pb.baseAddress!, h32, r, gates + tb * G2 + G, s + 2 * H, s + 3 * H, output + tb * outStride + H)
+                }
+            }
+        }
+    }
+}
+
+extension BidirectionalLSTM {
+    /// The T recurrent steps of both directions with 8-bit `W_hh`: `ink_lstm_step_q8_vnni`, or the
+    /// portable product (`ink_lstm_recurrent_q8_portable`) and the Swift cell.
+    func runInt8Steps(_ q: Int8Recurrent, steps T: Int, gates: UnsafeMutablePointer<Float>,
+                      state s: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let H = hiddenSize, G = 4 * H, G2 = 8 * H, outStride = 2 * H, h32 = Int32(H)
+        q.forwardScale.withUnsafeBufferPointer { fs in
+            q.backwardScale.withUnsafeBufferPointer { bs in
+                if let p = q.packed {
+                    p.forward.weights.withUnsafeBufferPointer { fw in
+                        p.forward.correction.withUnsafeBufferPointer { fc in
+                            p.backward.weights.withUnsafeBufferPointer { bw in
+                                p.backward.correction.withUnsafeBufferPointer { bc in
+                                    for t in 0..<T {
+                                        let tb = T - 1 - t, r: Int32 = t > 0 ? 1 : 0
+                                        ink_lstm_step_q8_vnni(fw.baseAddress!, fc.baseAddress!, fs.baseAddress!, h32, r,
+                                                              gates + t * G2, s, s + H, output + t * outStride)
+                                        ink_lstm_step_q8_vnni(bw.baseAddress!, bc.baseAddress!, bs.baseAddress!, h32, r,
+                                                              gates + tb * G2 + G, s + 2 * H, s + 3 * H,
+                                                              output + tb * outStride + H)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    return
+                }
+                q.forward.withUnsafeBufferPointer { fw in
+                    q.backward.withUnsafeBufferPointer { bw in
+                        for t in 0..<T {
+                            let tb = T - 1 - t
+                            let gf = gates + t * G2, gb = gates + tb * G2 + G
+                            if t > 0 {
+                                ink_lstm_recurrent_q8_portable(fw.baseAddress!, fs.baseAddress!, h32, s, gf)
+                                ink_lstm_recurrent_q8_portable(bw.baseAddress!, bs.baseAddress!, h32, s + 2 * H, gb)
+                            }
+                            _lstmCell(gf, h: s, c: s + H, out: output + t * outStride, count: H)
+                            _lstmCell(gb, h: s + 2 * H, c: s + 3 * H, out: output + tb * outStride + H, count: H)
+                        }
+                    }
                 }
             }
         }

@@ -25,7 +25,22 @@
     /// The head; absent means ``Head/ctc``. An unknown name is rejected when `config.json` is read.
     public var head: Head?
 
-    public init(weights: String, inputDim: Int, hidden: Int, layers: Int, numClasses: Int, reduceAfter: Int, head: Head? = nil) {
+    /// How the weights are stored and multiplied, as `config.json` names it in `precision`.
+    public enum Precision: String, Sendable, Hashable, Codable {
+        /// Float32 (recurrent weights may be stored as F16 values that are exact in 16 bits).
+        case float32
+        /// 8-bit integer weights with a float scale per output row for the recurrent matrices, the
+        /// projections of layers 2… and the head, the activations quantized per frame; integer
+        /// products (`Training/inkrec_training/quantize.py` is the reference).
+        case int8
+    }
+
+    /// The precision; absent means ``Precision/float32``. An unknown name is rejected when
+    /// `config.json` is read.
+    public var precision: Precision?
+
+    public init(weights: String, inputDim: Int, hidden: Int, layers: Int, numClasses: Int, reduceAfter: Int, head: Head? = nil,
+                precision: Precision? = nil) {
         self.weights = weights
         self.inputDim = inputDim
         self.hidden = hidden
@@ -33,5 +48,6 @@
         self.numClasses = numClasses
         self.reduceAfter = reduceAfter
         self.head = head
+        self.precision = precision
     }
 }

@@ -17,8 +17,11 @@ import Foundation
 @_spi(Engine) public struct RecognitionNetwork: Sendable {
     public let configuration: NetworkConfiguration
     let layers: [BidirectionalLSTM]
-    /// The head: head.weight transposed (headInput × C, for a non-transposed product) and head.bias.
-    let head: _AffineMap
+    /// The head: head.weight transposed (headInput × C, for a non-transposed product) and head.bias;
+    /// or, for precision `int8`, the 8-bit head.
+    let head: BidirectionalLSTM.Projection
+    /// Whether the log-softmax runs in AVX-512 (with the avx512 projection kernel, or 8-bit on VNNI).
+    let avx512Softmax: Bool
 
     /// Loads and validates the weights named by `configuration` (checking every tensor's shape), to
     /// run with the kernels that `compute` chooses (it also sets OpenBLAS's thread count).
@@ -44,9 +47,35 @@ import Foundation
             used.insert(name)
             return try file.floats(name, shape: shape)
         }
+        func take8(_ name: String, _ shape: [Int]) throws(DigitalInkError) -> (values: [Int8], scale: [Float]) {
+            used.insert(name)
+            used.insert(name + ".scale")
+            let values = try file.int8s(name, shape: shape)
+            let scale = try file.floats(name + ".scale", shape: [shape[0]])
+            guard scale.allSatisfy({ $0 > 0 }) else {
+                throw .modelCorrupt(file: file.name, reason: "tensor \(name).scale has a scale that is not positive")
+            }
+            return (values, scale)
+        }
         var layers: [BidirectionalLSTM] = []
         var inSize = c.inputDim
-        for l in 0..<c.layers {
+        let int8 = c.precision == .int8
+        let vnni = kernel != .portable
+        for l in 0..<c.layers where int8 {
+            func direction(_ suffix: String) throws(DigitalInkError) -> BidirectionalLSTM.QuantizedDirection {
+                let p = "lstms.\(l)."
+                let wih = l == 0 ? nil : try take8(p + "weight_ih_l0" + suffix, [4 * H, inSize])
+                let fih = l == 0 ? try take(p + "weight_ih_l0" + suffix, [4 * H, inSize]) : []
+                let whh = try take8(p + "weight_hh_l0" + suffix, [4 * H, H])
+                let bih = try take(p + "bias_ih_l0" + suffix, [4 * H])
+                let bhh = try take(p + "bias_hh_l0" + suffix, [4 * H])
+                return .init(inputWeights: wih, floatInputWeights: fih, recurrentWeights: whh, bias: zip(bih, bhh).map { $0 + $1 })
+            }
+            layers.append(BidirectionalLSTM(inputSize: inSize, hiddenSize: H, forward: try direction(""),
+                                            backward: try direction("_reverse"), vnni: vnni, projection: projection))
+            inSize = 2 * H * (c.reduceAfter == l + 1 ? 2 : 1)
+        }
+        for l in 0..<c.layers where !int8 {
             func direction(_ suffix: String) throws(DigitalInkError) -> BidirectionalLSTM.Direction {
                 let p = "lstms.\(l)."
                 let wih = try take(p + "weight_ih_l0" + suffix, [4 * H, inSize])
@@ -60,8 +89,19 @@ import Foundation
                                             projection: projection))
             inSize = 2 * H * (c.reduceAfter == l + 1 ? 2 : 1)
         }
-        let headWeights = try take("head.weight", [c.numClasses, inSize])
-        let headBias = try take("head.bias", [c.numClasses])
+        let headHead: BidirectionalLSTM.Projection
+        if int8 {
+            let w = try take8("head.weight", [c.numClasses, inSize])
+            headHead = .int8(_QuantizedAffineMap(weights: w.values, weightScale: w.scale, inputs: inSize, outputs: c.numClasses,
+                                                 bias: try take("head.bias", [c.numClasses]), vnni: vnni))
+        } else {
+            let headWeights = try take("head.weight", [c.numClasses, inSize])
+            let headBias = try take("head.bias", [c.numClasses])
+            headHead = .float(_AffineMap(
+                weights: _transposed(headWeights, rows: c.numClasses, columns: inSize),
+                inputs: inSize, outputs: c.numClasses, bias: headBias,
+                kernel: c.head == .classifier ? .blas : projection))
+        }
         let unused = Set(file.tensors.keys).subtracting(used)
         guard unused.isEmpty else {
             throw .modelCorrupt(file: file.name, reason: "tensors the configuration does not use: \(unused.sorted().prefix(8).joined(separator: ", "))"
@@ -69,10 +109,11 @@ import Foundation
         }
         self.configuration = c
         self.layers = layers
-        self.head = _AffineMap(
-            weights: _transposed(headWeights, rows: c.numClasses, columns: inSize),
-            inputs: inSize, outputs: c.numClasses, bias: headBias,
-            kernel: c.head == .classifier ? .blas : projection)
+        self.head = headHead
+        switch headHead {
+        case .float(let map): avx512Softmax = map.kernel == .avx512
+        case .int8(let map): avx512Softmax = map.usesVNNI
+        }
     }
 
     /// The kernel that runs the LSTM steps.
@@ -83,7 +124,10 @@ import Foundation
     /// How this network runs on this CPU, for reports: the recurrent kernel (`portable`: BLAS sgemv and
     /// Swift SIMD; `avx2`; `avx2-f16`: 16-bit recurrent weights) and the projection kernel (`blas` or
     /// `avx512`), e.g. `"recurrent avx2-f16, projection avx512"`. ``ComputeOptions`` chooses them.
-    public var computeKernels: String { "recurrent \(kernel.rawValue), projection \(projection.rawValue)" }
+    public var computeKernels: String {
+        if let q = layers.first?.int8Kernel { return "recurrent \(q), projection \(q) (first layer \(projection.rawValue))" }
+        return "recurrent \(kernel.rawValue), projection \(projection.rawValue)"
+    }
 
     /// Number of output frames for `frames` input frames.
     public func outputFrames(for frames: Int) -> Int {
@@ -131,13 +175,21 @@ import Foundation
                         var mean = [Float](repeating: 0, count: width)
                         for t in 0..<T { for j in 0..<width { mean[j] += src[t * width + j] } }
                         for j in 0..<width { mean[j] /= Float(T) }
-                        result = head.bias
-                        mean.withUnsafeBufferPointer { m in
-                            head.weights.withUnsafeBufferPointer { w in
-                                result.withUnsafeMutableBufferPointer { r in
-                                    _BLAS.gemvTransposed(rows: width, columns: C, a: w.baseAddress!, x: m.baseAddress!,
-                                                         y: r.baseAddress!)
+                        switch head {
+                        case .float(let map):
+                            result = map.bias
+                            mean.withUnsafeBufferPointer { m in
+                                map.weights.withUnsafeBufferPointer { w in
+                                    result.withUnsafeMutableBufferPointer { r in
+                                        _BLAS.gemvTransposed(rows: width, columns: C, a: w.baseAddress!, x: m.baseAddress!,
+                                                             y: r.baseAddress!)
+                                    }
                                 }
+                            }
+                        case .int8(let map):
+                            result = [Float](repeating: 0, count: C)
+                            mean.withUnsafeBufferPointer { m in
+                                result.withUnsafeMutableBufferPointer { r in map.apply(m.baseAddress!, rows: 1, output: r.baseAddress!) }
                             }
                         }
                         outRows = 1
@@ -152,7 +204,7 @@ import Foundation
             }
         }
         result.withUnsafeMutableBufferPointer { r in
-            if head.kernel == .avx512 {  // the avx512 kernels are in use
+            if avx512Softmax {  // the avx512 (or VNNI) kernels are in use
                 ink_log_softmax_rows_avx512(r.baseAddress!, Int32(outRows), Int32(C))
                 return
             }

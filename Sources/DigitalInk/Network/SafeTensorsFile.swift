@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Everything is checked before a tensor is handed out: the header length against the file size, the
 /// JSON, every dtype, that offsets lie inside the data section and match `shape × dtype size`.
-/// The file is read once; tensors are copied out as `[Float]` (F32, F16 and BF16 are accepted).
+/// The file is read once; tensors are copied out as `[Float]` (F32, F16 and BF16 are accepted; I8 through `int8s`).
 struct SafeTensorsFile: Sendable {
     struct TensorInfo: Sendable {
         var dtype: String
@@ -91,6 +91,7 @@ struct SafeTensorsFile: Sendable {
         switch dtype {
         case "F32": return 4
         case "F16", "BF16": return 2
+        case "I8": return 1
         default: return nil
         }
     }
@@ -102,6 +103,9 @@ struct SafeTensorsFile: Sendable {
         }
         guard info.shape == expected else {
             throw .tensorShapeMismatch(tensor: tensor, expected: expected, actual: info.shape)
+        }
+        guard info.dtype != "I8" else {
+            throw .modelCorrupt(file: name, reason: "tensor \(tensor) is I8 where floats are expected")
         }
         let count = info.shape.reduce(1, *)
         // Written through a buffer pointer: element by element into the captured array was several
@@ -124,6 +128,20 @@ struct SafeTensorsFile: Sendable {
             throw .modelCorrupt(file: name, reason: "tensor \(tensor) has non-finite values")
         }
         return out
+    }
+
+    /// The I8 tensor `name` (8-bit weights), after checking its dtype and shape. O(elements).
+    func int8s(_ tensor: String, shape expected: [Int]) throws(DigitalInkError) -> [Int8] {
+        guard let info = tensors[tensor] else {
+            throw .modelCorrupt(file: name, reason: "tensor \(tensor) is missing")
+        }
+        guard info.shape == expected else {
+            throw .tensorShapeMismatch(tensor: tensor, expected: expected, actual: info.shape)
+        }
+        guard info.dtype == "I8" else {
+            throw .modelCorrupt(file: name, reason: "tensor \(tensor) is \(info.dtype), an 8-bit model needs I8")
+        }
+        return data[info.range].withUnsafeBytes { raw in [Int8](raw.bindMemory(to: Int8.self)) }
     }
 
     /// IEEE 754 half to single precision, done by hand so it works on every platform.

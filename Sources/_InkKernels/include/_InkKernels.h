@@ -79,6 +79,57 @@ void ink_lstm_pack_recurrent_f16(const float *wt, int hidden, uint16_t *packed);
 void ink_lstm_step_f16(const uint16_t *packed, int hidden, int with_recurrent,
                        float *g, float *h, float *c, float *out);
 
+// MARK: 8-bit weights (network.precision "int8"; Training/inkrec_training/quantize.py is the reference)
+//
+// Weights are int8 per output row with a float scale; activations are quantized to int8 (per row
+// for a projection, by 127 for the recurrent h); the products are summed exactly in int32. The
+// VNNI kernels (`vpdpbusd`, unsigned × signed bytes) add 128 to every activation byte and subtract
+// 128 · Σ_k w[j, k] (`ink_q8_pack` computes it), so they give the same integers as the portable ones.
+
+/// 1 when the running CPU can execute the AVX-512 VNNI kernels (`*_vnni`), else 0.
+int ink_kernels_avx512vnni_available(void);
+
+/// Bytes `ink_q8_pack` writes for n outputs of k inputs: k rounded up to a multiple of 4, times n
+/// rounded up to a multiple of 16.
+long ink_q8_packed_bytes(int n, int k);
+
+/// Packs int8 weights W (n × k, row-major: one row per output, PyTorch's layout) for the VNNI kernels:
+/// groups of 4 inputs, each group holding all (padded) outputs' 4 bytes contiguously, zeros in the pads;
+/// and `correction[j] = 128 · Σ_k W[j, k]` (n int32). Portable C.
+void ink_q8_pack(const int8_t *w, int n, int k, int8_t *packed, int32_t *correction);
+
+/// Quantizes each of m rows of k floats (leading dimension lda): `scale[r] = max|x[r,:]| / 127` (1 for
+/// a zero row), `q = round(x / scale)` clamped to ±127, written as `q + 128` bytes into `xq` rows of
+/// `ldq` bytes (ldq ≥ k rounded up to 4; the pad bytes are 128, i.e. zero). Portable C.
+void ink_q8_quantize_rows(const float *x, int m, int k, int lda, uint8_t *xq, int ldq, float *scale);
+
+/// `ink_q8_quantize_rows` in AVX-512 (the same operations per value, so the same bytes and scales);
+/// only after `ink_kernels_avx512vnni_available()`.
+void ink_q8_quantize_rows_avx512(const float *x, int m, int k, int lda, uint8_t *xq, int ldq, float *scale);
+
+/// y[r, j] = float(Σ_k q(x)[r, k] · W[j, k]) · (scale[r] · wscale[j]) + bias[j] for m rows and n outputs,
+/// from rows quantized by `ink_q8_quantize_rows` and weights packed by `ink_q8_pack` (ldq = k rounded up
+/// to 4). `ldc`: leading dimension of y. AVX-512 VNNI; only after `ink_kernels_avx512vnni_available()`.
+void ink_q8_gemm_vnni(int m, int n, int k, const uint8_t *xq, int ldq, const float *scale, const int8_t *packed,
+                      const int32_t *correction, const float *wscale, const float *bias, float *y, int ldc);
+
+/// The same result from W itself (n × k, row-major) in portable C: integer sums, then the same float
+/// operations in the same order.
+void ink_q8_gemm_portable(int m, int n, int k, const uint8_t *xq, int ldq, const float *scale, const int8_t *w,
+                          const float *wscale, const float *bias, float *y, int ldc);
+
+/// One LSTM step of one direction with int8 recurrent weights (4H outputs × H inputs, packed by
+/// `ink_q8_pack`): hq = round(h · 127); g[j] += float(Σ_k hq[k] · W[j, k]) · rscale[j] (rscale = the
+/// row scale / 127), then the cell as in `ink_lstm_step` (16 units at a time, the same operations). `with_recurrent` 0 skips the product. H a
+/// multiple of 8. AVX-512 VNNI (product) and AVX2 + FMA (cell); only after
+/// `ink_kernels_avx512vnni_available()`.
+void ink_lstm_step_q8_vnni(const int8_t *packed, const int32_t *correction, const float *rscale, int hidden,
+                           int with_recurrent, float *g, float *h, float *c, float *out);
+
+/// The recurrent product of `ink_lstm_step_q8_vnni` in portable C over W itself (4H × H row-major):
+/// g[j] += float(Σ_k round(h[k] · 127) · W[j, k]) · rscale[j]. The caller runs the cell.
+void ink_lstm_recurrent_q8_portable(const int8_t *w, const float *rscale, int hidden, const float *h, float *g);
+
 /// The processors this process may run on: its CPU affinity on Linux (so `taskset -c 0` gives 1),
 /// the online processors elsewhere; at least 1.
 int ink_available_processors(void);

@@ -1,0 +1,317 @@
+// 8-bit weight kernels: packing, activation quantization, the projection and the recurrent step
+// (see _InkKernels.h). The portable functions define the results; the VNNI ones give the same
+// integers and then the same float operations, in the same order.
+#include "_InkKernels.h"
+
+#include <math.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#define INK_X86 1
+#endif
+
+int ink_kernels_avx512vnni_available(void) {
+#if INK_X86 && (defined(__clang__) || defined(__GNUC__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
+}
+
+static inline int ink_round_up(int v, int m) { return (v + m - 1) / m * m; }
+
+long ink_q8_packed_bytes(int n, int k) { return (long)ink_round_up(k, 4) * ink_round_up(n, 16); }
+
+void ink_q8_pack(const int8_t *w, int n, int k, int8_t *packed, int32_t *correction) {
+    const int np = ink_round_up(n, 16), kp = ink_round_up(k, 4);
+    long o = 0;
+    for (int g = 0; g < kp; g += 4)
+        for (int j = 0; j < np; j++)
+            for (int b = 0; b < 4; b++) packed[o++] = (j < n && g + b < k) ? w[(long)j * k + g + b] : 0;
+    for (int j = 0; j < n; j++) {
+        int32_t s = 0;
+        for (int i = 0; i < k; i++) s += w[(long)j * k + i];
+        correction[j] = 128 * s;
+    }
+}
+
+/// round(v) to nearest, ties to even, as the default floating-point environment does.
+static inline int32_t ink_round_even(float v) { return (int32_t)nearbyintf(v); }
+
+void ink_q8_quantize_rows(const float *x, int m, int k, int lda, uint8_t *xq, int ldq, float *scale) {
+    for (int r = 0; r < m; r++) {
+        const float *row = x + (long)r * lda;
+        float mx = 0.0f;
+        for (int i = 0; i < k; i++) mx = fmaxf(mx, fabsf(row[i]));
+        const float s = mx > 0.0f ? mx / 127.0f : 1.0f;
+        scale[r] = s;
+        uint8_t *q = xq + (long)r * ldq;
+        for (int i = 0; i < k; i++) {
+            int32_t v = ink_round_even(row[i] / s);
+            v = v > 127 ? 127 : v < -127 ? -127 : v;
+            q[i] = (uint8_t)(v + 128);
+        }
+        for (int i = k; i < ldq; i++) q[i] = 128;
+    }
+}
+
+void ink_q8_gemm_portable(int m, int n, int k, const uint8_t *xq, int ldq, const float *scale, const int8_t *w,
+                          const float *wscale, const float *bias, float *y, int ldc) {
+    for (int r = 0; r < m; r++) {
+        const uint8_t *q = xq + (long)r * ldq;
+        for (int j = 0; j < n; j++) {
+            const int8_t *wr = w + (long)j * k;
+            int32_t acc = 0;
+            for (int i = 0; i < k; i++) acc += ((int32_t)q[i] - 128) * (int32_t)wr[i];
+            const float f = scale[r] * wscale[j];
+            const float p = (float)acc * f;
+            y[(long)r * ldc + j] = p + bias[j];
+        }
+    }
+}
+
+void ink_lstm_recurrent_q8_portable(const int8_t *w, const float *rscale, int hidden, const float *h, float *g) {
+    const int H = hidden, G = 4 * hidden;
+    int32_t hq[H > 0 ? H : 1];
+    for (int i = 0; i < H; i++) {
+        int32_t v = ink_round_even(h[i] * 127.0f);
+        hq[i] = v > 127 ? 127 : v < -127 ? -127 : v;
+    }
+    for (int j = 0; j < G; j++) {
+        const int8_t *wr = w + (long)j * H;
+        int32_t acc = 0;
+        for (int i = 0; i < H; i++) acc += hq[i] * (int32_t)wr[i];
+        const float p = (float)acc * rscale[j];
+        g[j] = g[j] + p;
+    }
+}
+
+#if INK_X86
+#define INK_AVX2 __attribute__((target("avx2,fma")))
+#include "avx2_cell.h"
+
+#define INK_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma")))
+
+/// The 4 activation bytes of group g of row q, as one int32 broadcast to every lane.
+static inline INK_VNNI __m512i ink_bcast4(const uint8_t *q, int g) {
+    int32_t v;
+    memcpy(&v, q + g, 4);
+    return _mm512_set1_epi32(v);
+}
+
+/// y = float(acc − correction) · (s · wscale) + bias for 16 outputs (mask: those < n), no fused multiply-add.
+static inline INK_VNNI void ink_q8_store16(__m512i acc, const int32_t *corr, float s, const float *wscale,
+                                           const float *bias, float *y, __mmask16 mask) {
+    const __m512i cv = _mm512_maskz_loadu_epi32(mask, corr);
+    const __m512 f = _mm512_mul_ps(_mm512_set1_ps(s), _mm512_maskz_loadu_ps(mask, wscale));
+    const __m512 p = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc, cv)), f);
+    _mm512_mask_storeu_ps(y, mask, _mm512_add_ps(p, _mm512_maskz_loadu_ps(mask, bias)));
+}
+
+static inline __mmask16 ink_q8_lanes(int count) {
+    return count >= 16 ? (__mmask16)0xFFFF : count <= 0 ? (__mmask16)0 : (__mmask16)((1u << count) - 1);
+}
+
+/// 4 rows × 96 outputs (6 vectors of 16) starting at output j0.
+static inline INK_VNNI void ink_q8_block4x6(int n, int kp, int np, const uint8_t *xq, int ldq, const float *scale,
+                                            const int8_t *packed, const int32_t *corr, const float *wscale,
+                                            const float *bias, float *y, int ldc, int j0) {
+    __m512i acc[4][6];
+    for (int r = 0; r < 4; r++)
+        for (int v = 0; v < 6; v++) acc[r][v] = _mm512_setzero_si512();
+    const uint8_t *q0 = xq, *q1 = xq + ldq, *q2 = xq + 2 * (long)ldq, *q3 = xq + 3 * (long)ldq;
+    for (int g = 0; g < kp; g += 4) {
+        const int8_t *wp = packed + (long)g * np + (long)j0 * 4;
+        __m512i w[6];
+        for (int v = 0; v < 6; v++) w[v] = _mm512_loadu_si512((const void *)(wp + 64 * v));
+        __m512i b;
+        b = ink_bcast4(q0, g); for (int v = 0; v < 6; v++) acc[0][v] = _mm512_dpbusd_epi32(acc[0][v], b, w[v]);
+        b = ink_bcast4(q1, g); for (int v = 0; v < 6; v++) acc[1][v] = _mm512_dpbusd_epi32(acc[1][v], b, w[v]);
+        b = ink_bcast4(q2, g); for (int v = 0; v < 6; v++) acc[2][v] = _mm512_dpbusd_epi32(acc[2][v], b, w[v]);
+        b = ink_bcast4(q3, g); for (int v = 0; v < 6; v++) acc[3][v] = _mm512_dpbusd_epi32(acc[3][v], b, w[v]);
+    }
+    for (int r = 0; r < 4; r++)
+        for (int v = 0; v < 6; v++) {
+            const int j = j0 + 16 * v;
+            ink_q8_store16(acc[r][v], corr + j, scale[r], wscale + j, bias + j, y + (long)r * ldc + j, ink_q8_lanes(n - j));
+        }
+}
+
+/// 1 row × 16 outputs starting at output j0 (the rows and outputs left over from the 4 × 96 blocks).
+static inline INK_VNNI void ink_q8_block1x1(int n, int kp, int np, const uint8_t *q, float s, const int8_t *packed,
+                                            const int32_t *corr, const float *wscale, const float *bias, float *y,
+                                            int j0) {
+    __m512i acc = _mm512_setzero_si512();
+    for (int g = 0; g < kp; g += 4)
+        acc = _mm512_dpbusd_epi32(acc, ink_bcast4(q, g),
+                                  _mm512_loadu_si512((const void *)(packed + (long)g * np + (long)j0 * 4)));
+    ink_q8_store16(acc, corr + j0, s, wscale + j0, bias + j0, y + j0, ink_q8_lanes(n - j0));
+}
+
+INK_VNNI void ink_q8_gemm_vnni(int m, int n, int k, const uint8_t *xq, int ldq, const float *scale,
+                               const int8_t *packed, const int32_t *correction, const float *wscale,
+                               const float *bias, float *y, int ldc) {
+    const int kp = ink_round_up(k, 4), np = ink_round_up(n, 16);
+    int j = 0;
+    for (; j + 96 <= np; j += 96) {
+        int r = 0;
+        for (; r + 4 <= m; r += 4)
+            ink_q8_block4x6(n, kp, np, xq + (long)r * ldq, ldq, scale + r, packed, correction, wscale, bias,
+                            y + (long)r * ldc, ldc, j);
+        for (; r < m; r++)
+            for (int v = 0; v < 6; v++)
+                ink_q8_block1x1(n, kp, np, xq + (long)r * ldq, scale[r], packed, correction, wscale, bias,
+                                y + (long)r * ldc, j + 16 * v);
+    }
+    for (; j < np; j += 16)
+        for (int r = 0; r < m; r++)
+            ink_q8_block1x1(n, kp, np, xq + (long)r * ldq, scale[r], packed, correction, wscale, bias,
+                            y + (long)r * ldc, j);
+}
+
+INK_VNNI void ink_q8_quantize_rows_avx512(const float *x, int m, int k, int lda, uint8_t *xq, int ldq, float *scale) {
+    for (int r = 0; r < m; r++) {
+        const float *row = x + (long)r * lda;
+        __m512 mx = _mm512_setzero_ps();
+        int i = 0;
+        for (; i + 16 <= k; i += 16) mx = _mm512_max_ps(mx, _mm512_abs_ps(_mm512_loadu_ps(row + i)));
+        mx = _mm512_max_ps(mx, _mm512_abs_ps(_mm512_maskz_loadu_ps(ink_q8_lanes(k - i), row + i)));
+        const float m0 = _mm512_reduce_max_ps(mx);
+        const float s = m0 > 0.0f ? m0 / 127.0f : 1.0f;
+        scale[r] = s;
+        const __m512 vs = _mm512_set1_ps(s);
+        uint8_t *q = xq + (long)r * ldq;
+        for (i = 0; i < ldq; i += 16) {
+            const __mmask16 in = ink_q8_lanes(k - i), out = ink_q8_lanes(ldq - i);
+            // Lanes past k read 0, which quantizes to 0 (byte 128): the pad.
+            __m512i v = _mm512_cvtps_epi32(_mm512_div_ps(_mm512_maskz_loadu_ps(in, row + i), vs));
+            v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(-127)), _mm512_set1_epi32(127));
+            v = _mm512_add_epi32(v, _mm512_set1_epi32(128));
+            _mm_mask_storeu_epi8(q + i, out, _mm512_cvtepi32_epi8(v));
+        }
+    }
+}
+
+/// The cell of `ink_lstm_cell` 16 units at a time (the same operations per lane, so the same values),
+/// with an 8-unit AVX2 tail.
+static inline INK_VNNI __m512 ink_tanh16(__m512 x) {
+    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-9.0f)), _mm512_set1_ps(9.0f));
+    const __m512 x2 = _mm512_mul_ps(x, x);
+    __m512 p = _mm512_set1_ps(-2.76076847742355e-16f);
+    p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(2.00018790482477e-13f));
+    p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(-8.60467152213735e-11f));
+    p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(5.12229709037114e-08f));
+    p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(1.48572235717979e-05f));
+    p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(6.37261928875436e-04f));
+    p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(4.89352455891786e-03f));
+    p = _mm512_mul_ps(p, x);
+    __m512 q = _mm512_set1_ps(1.19825839466702e-06f);
+    q = _mm512_fmadd_ps(q, x2, _mm512_set1_ps(1.18534705686654e-04f));
+    q = _mm512_fmadd_ps(q, x2, _mm512_set1_ps(2.26843463243900e-03f));
+    q = _mm512_fmadd_ps(q, x2, _mm512_set1_ps(4.89352518554385e-03f));
+    return _mm512_div_ps(p, q);
+}
+
+static inline INK_VNNI __m512 ink_sigmoid16(__m512 x) {
+    const __m512 half = _mm512_set1_ps(0.5f);
+    return _mm512_fmadd_ps(half, ink_tanh16(_mm512_mul_ps(half, x)), half);
+}
+
+static inline INK_VNNI void ink_lstm_cell16(int H, const float *g, float *h, float *c, float *out) {
+    int j = 0;
+    for (; j + 16 <= H; j += 16) {
+        const __m512 i = ink_sigmoid16(_mm512_loadu_ps(g + j));
+        const __m512 f = ink_sigmoid16(_mm512_loadu_ps(g + H + j));
+        const __m512 cc = ink_tanh16(_mm512_loadu_ps(g + 2 * H + j));
+        const __m512 o = ink_sigmoid16(_mm512_loadu_ps(g + 3 * H + j));
+        const __m512 cn = _mm512_fmadd_ps(f, _mm512_loadu_ps(c + j), _mm512_mul_ps(i, cc));
+        const __m512 hn = _mm512_mul_ps(o, ink_tanh16(cn));
+        _mm512_storeu_ps(c + j, cn);
+        _mm512_storeu_ps(h + j, hn);
+        _mm512_storeu_ps(out + j, hn);
+    }
+    for (; j < H; j += 8) {  // H is a multiple of 8: at most one block of 8 left
+        const __m256 i = ink_sigmoid8(_mm256_loadu_ps(g + j));
+        const __m256 f = ink_sigmoid8(_mm256_loadu_ps(g + H + j));
+        const __m256 cc = ink_tanh8(_mm256_loadu_ps(g + 2 * H + j));
+        const __m256 o = ink_sigmoid8(_mm256_loadu_ps(g + 3 * H + j));
+        const __m256 cn = _mm256_fmadd_ps(f, _mm256_loadu_ps(c + j), _mm256_mul_ps(i, cc));
+        const __m256 hn = _mm256_mul_ps(o, ink_tanh8(cn));
+        _mm256_storeu_ps(c + j, cn);
+        _mm256_storeu_ps(h + j, hn);
+        _mm256_storeu_ps(out + j, hn);
+    }
+}
+
+INK_VNNI void ink_lstm_step_q8_vnni(const int8_t *packed, const int32_t *correction, const float *rscale,
+                                    int hidden, int with_recurrent, float *g, float *h, float *c, float *out) {
+    const int H = hidden, G = 4 * hidden, kp = ink_round_up(H, 4);
+    if (with_recurrent) {
+        // h → bytes round(h · 127) + 128 (|h| < 1), padded with 128 (zero).
+        uint8_t hq[kp + 4];
+        int i = 0;
+        const __m256 k127 = _mm256_set1_ps(127.0f);
+        for (; i + 8 <= H; i += 8) {
+            __m256i v = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(h + i), k127));
+            v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(-127)), _mm256_set1_epi32(127));
+            v = _mm256_add_epi32(v, _mm256_set1_epi32(128));
+            _mm_storel_epi64((__m128i *)(hq + i), _mm256_cvtepi32_epi8(v));
+        }
+        for (; i < kp; i++) {
+            int32_t v = i < H ? (int32_t)nearbyintf(h[i] * 127.0f) : 0;
+            v = v > 127 ? 127 : v < -127 ? -127 : v;
+            hq[i] = (uint8_t)(v + 128);
+        }
+        int j = 0;
+        // 24 accumulators (384 gates) at a time: H = 96 in one pass.
+        for (; j + 384 <= G; j += 384) {
+            __m512i acc[24];
+            for (int v = 0; v < 24; v++) acc[v] = _mm512_setzero_si512();
+            for (int q = 0; q < kp; q += 4) {
+                const __m512i b = ink_bcast4(hq, q);
+                const int8_t *wp = packed + (long)q * G + (long)j * 4;
+                for (int v = 0; v < 24; v++)
+                    acc[v] = _mm512_dpbusd_epi32(acc[v], b, _mm512_loadu_si512((const void *)(wp + 64 * v)));
+            }
+            for (int v = 0; v < 24; v++) {
+                const int o = j + 16 * v;
+                const __m512 p = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc[v], _mm512_loadu_si512((const void *)(correction + o)))),
+                                               _mm512_loadu_ps(rscale + o));
+                _mm512_storeu_ps(g + o, _mm512_add_ps(_mm512_loadu_ps(g + o), p));
+            }
+        }
+        for (; j < G; j += 16) {  // G is a multiple of 32 (H of 8)
+            __m512i acc = _mm512_setzero_si512();
+            for (int q = 0; q < kp; q += 4)
+                acc = _mm512_dpbusd_epi32(acc, ink_bcast4(hq, q), _mm512_loadu_si512((const void *)(packed + (long)q * G + (long)j * 4)));
+            const __m512 p = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc, _mm512_loadu_si512((const void *)(correction + j)))),
+                                           _mm512_loadu_ps(rscale + j));
+            _mm512_storeu_ps(g + j, _mm512_add_ps(_mm512_loadu_ps(g + j), p));
+        }
+    }
+    ink_lstm_cell16(H, g, h, c, out);
+}
+#else
+void ink_q8_quantize_rows_avx512(const float *x, int m, int k, int lda, uint8_t *xq, int ldq, float *scale) {
+    // Never called: ink_kernels_avx512vnni_available() is 0 here.
+    (void)x; (void)m; (void)k; (void)lda; (void)xq; (void)ldq; (void)scale;
+}
+
+void ink_q8_gemm_vnni(int m, int n, int k, const uint8_t *xq, int ldq, const float *scale, const int8_t *packed,
+                      const int32_t *correction, const float *wscale, const float *bias, float *y, int ldc) {
+    // Never called: ink_kernels_avx512vnni_available() is 0 here.
+    (void)m; (void)n; (void)k; (void)xq; (void)ldq; (void)scale; (void)packed; (void)correction; (void)wscale;
+    (void)bias; (void)y; (void)ldc;
+}
+
+void ink_lstm_step_q8_vnni(const int8_t *packed, const int32_t *correction, const float *rscale, int hidden,
+                           int with_recurrent, float *g, float *h, float *c, float *out) {
+    // Never called: ink_kernels_avx512vnni_available() is 0 here.
+    (void)packed; (void)correction; (void)rscale; (void)hidden; (void)with_recurrent; (void)g; (void)h; (void)c;
+    (void)out;
+}
+#endif
