@@ -41,5 +41,22 @@ def test_deterministic_and_featurizable():
 
 
 def test_missing_glyph_gives_none():
-    assert synthetic.hershey_ink("é", random.Random(0), font="futural") is None
-    assert not synthetic.renderable("café")
+    assert synthetic.hershey_ink("§", random.Random(0), font="futural") is None
+    assert synthetic.hershey_ink("£", random.Random(0), font="futural") is None
+    assert not synthetic.renderable("café")  # the fonts' own glyphs: ASCII only
+
+
+def test_accented_letters_are_composed_with_marks_above_or_below():
+    """é is the font's e plus a drawn acute above it; ç a c plus a cedilla below (y grows downwards)."""
+    e = synthetic.hershey_ink("e", random.Random(0), font="futural")
+    for ch, above in (("é", True), ("ç", False), ("ő", True), ("ą", False)):
+        ink = synthetic.hershey_ink(ch, random.Random(0), font="futural")
+        assert ink is not None and len(ink) > len(e)
+        base, marks = ink[: len(ink) - (2 if ch == "ő" else 1)], ink[len(ink) - (2 if ch == "ő" else 1):]
+        top = min(p[:, 1].min() for p in base)
+        bottom = max(p[:, 1].max() for p in base)
+        for m in marks:
+            if above:
+                assert m[:, 1].max() < top + 1e-6, ch
+            else:
+                assert m[:, 1].max() > bottom, ch

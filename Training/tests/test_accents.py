@@ -1,0 +1,63 @@
+"""The composer of accented ink (inkrec_training/accents.py)."""
+import os
+import random
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from inkrec_training import accents, charset  # noqa: E402
+
+
+def test_every_composable_latin_letter_decomposes_to_an_ascii_base():
+    latin = charset.SETS["latin"]
+    composable = [c for c in latin if accents.decompose(c)]
+    assert len(composable) > 120
+    for c in composable:
+        base, marks = accents.decompose(c)
+        assert base.isascii() and base.isalpha() and marks
+    assert accents.decompose("ł") == ("l", ("bar_slanted",))
+    assert accents.decompose("ő") == ("o", ("double_acute",))
+    assert accents.decompose("ș") == ("s", ("comma_below",))
+    assert accents.decompose("ß") is None and accents.decompose("a") is None
+    assert accents.base_text("Łódź") == "Lodz"
+
+
+def _word():
+    # Three "letters" side by side, one stroke each, x-height 10, baseline at y = 0 (y down).
+    strokes = [np.array([[x, 0.0], [x + 4, -10.0], [x + 8, 0.0]]) for x in (0.0, 12.0, 24.0)]
+    boxes = np.array([[x, x + 8, -10.0, 0.0] for x in (0.0, 12.0, 24.0)], dtype=np.float32)
+    return strokes, boxes, np.array([0, 1, 2])
+
+
+def test_marks_go_above_or_below_their_letter_right_after_it_or_late():
+    strokes, boxes, last = _word()
+    for seed in range(20):
+        rng = random.Random(seed)
+        out = accents.compose_marks(strokes, boxes, last, "aco", "ąčo", rng, late=0.5)
+        added = [s for s in out if not any(s is t for t in strokes)]
+        assert len(added) == 2  # an ogonek and a caron, one stroke each
+        ogonek = next(s for s in added if s[:, 1].max() > 0)
+        caron = next(s for s in added if s[:, 1].max() < -10)
+        assert 4 <= ogonek[:, 0].mean() <= 12  # near the right end of the first letter
+        assert 12 <= caron[:, 0].mean() <= 22  # over the second letter
+        order = [next((i for i, s in enumerate(out) if s is a), None) for a in added]
+        # Either each mark right after its letter's stroke, or both at the end.
+        assert order in ([1, 3], [3, 4], [4, 3])
+
+
+def test_dotless_i_loses_its_dot():
+    stem = np.array([[0.0, 0.0], [0.0, -10.0]])
+    dot = np.array([[0.0, -15.0], [0.5, -15.5]])
+    boxes = np.array([[0.0, 1.0, -15.5, 0.0]], dtype=np.float32)
+    out = accents.compose_marks([stem, dot], boxes, np.array([1]), "i", "ı", random.Random(0), xh=10.0)
+    assert len(out) == 1 and out[0] is stem
+
+
+def test_substitution_rates_follow_the_language():
+    t = accents.substitution_table("pl", n=3000)
+    assert "ł" in t["l"][0] and "ą" in t["a"][0]
+    assert all(0 <= p <= 0.9 for _, ps in t.values() for p in ps)
+    rng = random.Random(1)
+    text = "".join(accents.substitute("zolw" * 50, t, rng))
+    assert set(text) - set("zolw") and accents.base_text(text) == "zolw" * 50
