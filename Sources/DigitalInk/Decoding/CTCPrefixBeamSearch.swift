@@ -68,7 +68,8 @@ import Foundation
         precondition(C < 1 << 20, "at most 2^20 classes")
         // (No local functions that capture mutable state, and no copies of the trie or the language
         // model per step: exclusivity checks and retain/release cost more than the search itself.)
-        var trie = _PrefixTrie<LM.State>(rootState: languageModel?.startState(preContext: preContext), vocabulary: vocabulary)
+        var trie = _PrefixTrie<LM.State>(rootState: languageModel?.startState(preContext: preContext), vocabulary: vocabulary,
+                                         lazyLM: lmWeight >= 0)
 
         var beams: [(node: Int, pb: Float, pnb: Float)] = [(0, 0, -.infinity)]
         if let s = leadingSymbol { beams.append((trie.child(0, s, languageModel, leading: true), 0, -.infinity)) }
@@ -97,13 +98,33 @@ import Foundation
             }
             if candidates.isEmpty, best >= 0 { candidates.append(best) }
             let lpBlank = values[row + blank]
+            // A lower bound of the rank the beam will need this frame: each of `width` beams ends the frame
+            // with at least the rank of its blank path alone, so when all `width` are there, the worst
+            // survivor ranks at least `floor`. A new prefix gets its score in this frame from its parent
+            // alone, so one whose rank (its LM term bounded by its parent's) cannot exceed `floor` is
+            // never made. Without a vocabulary (whose bonus is not known before the walk).
+            var floor = -Float.infinity
+            if beams.count == width, vocabulary == nil, lmWeight >= 0 {
+                floor = .infinity
+                for beam in beams {
+                    let r = trie.rank(beam.node, pb: _logAddExp(beam.pb, beam.pnb) + lpBlank, pnb: -.infinity,
+                                      lmWeight: lmWeight, insertionBonus: insertionBonus)
+                    floor = min(floor, r)
+                }
+            }
             for beam in beams {
                 let total = _logAddExp(beam.pb, beam.pnb)
                 next.add(beam.node, frame: t, pb: total + lpBlank)
                 let last = trie.symbol[beam.node]
+                let parentLM = lmWeight * trie.lmLogProb[beam.node]
+                let childBonus = insertionBonus * Float(trie.length[beam.node] + 1)
                 for c in candidates {
                     let lp = values[row + c]
                     if c == last { next.add(beam.node, frame: t, pnb: beam.pnb + lp) }
+                    if floor > -.infinity {
+                        let bound = (c == last ? beam.pb : total) + lp + parentLM + childBonus
+                        if !(bound > floor), !trie.contains(beam.node, c) { continue }
+                    }
                     let child = trie.child(beam.node, c, languageModel)
                     if child < 0 { continue }  // outside a strict vocabulary
                     next.add(child, frame: t, pnb: (c == last ? beam.pb : total) + lp)
@@ -112,16 +133,28 @@ import Foundation
             // The best `width` by rank, ties to the smaller node (a total order: the same beams as
             // sorting them all), kept sorted best first.
             top.removeAll(keepingCapacity: true)
-            for node in next.touched {
+            // Two passes: the prefixes already scored by the LM (mostly the beams themselves, usually the
+            // strongest) first, then the new ones, so that the bound prunes most of those before a lookup.
+            // (The selection is a total order, so the order of the passes does not change it.)
+            for pass in 0..<2 {
+            for node in next.touched where trie.lmReady[node] == (pass == 0) {
                 let pb = next.pb[node], pnb = next.pnb[node]
-                let r = trie.rank(node, pb: pb, pnb: pnb, lmWeight: lmWeight, insertionBonus: insertionBonus)
+                var r = trie.rank(node, pb: pb, pnb: pnb, lmWeight: lmWeight, insertionBonus: insertionBonus)
                 if top.count == width, let worst = top.last, !(r > worst.rank || (r == worst.rank && node < worst.node)) {
-                    continue
+                    continue  // (for a node not yet scored by the LM, r is an upper bound of its rank)
+                }
+                if !trie.lmReady[node] {  // a new prefix that may enter the beam: score it now
+                    trie.scoreLM(node, languageModel)
+                    r = trie.rank(node, pb: pb, pnb: pnb, lmWeight: lmWeight, insertionBonus: insertionBonus)
+                    if top.count == width, let worst = top.last, !(r > worst.rank || (r == worst.rank && node < worst.node)) {
+                        continue
+                    }
                 }
                 var i = top.count
                 while i > 0, r > top[i - 1].rank || (r == top[i - 1].rank && node < top[i - 1].node) { i -= 1 }
                 top.insert((node, pb, pnb, r), at: i)
                 if top.count > width { top.removeLast() }
+            }
             }
             next.touched.removeAll(keepingCapacity: true)
             beams = top.map { ($0.node, $0.pb, $0.pnb) }
@@ -153,12 +186,21 @@ import Foundation
 }
 
 /// The prefixes of a beam search as a trie: node 0 is the empty prefix. Internal.
+///
+/// With `lazyLM` (a non-negative LM weight), a new prefix is not scored by the language model when it
+/// is made: until ``scoreLM(_:_:)`` it carries its parent's LM log-probability, an upper bound of its
+/// own (a symbol's log-probability is at most 0, and is clamped so), and so a rank that bounds its true
+/// rank from above. The search scores only the prefixes whose bound could still enter the beam; most
+/// extensions fall short and never cost a lookup. The beams are the same as with eager scoring.
 struct _PrefixTrie<State> {
     var parent: [Int] = [-1]
     var symbol: [Int] = [-1]
     var length: [Int] = [0]
     var lmLogProb: [Float] = [0]
     var lmState: [State?]
+    /// Whether the node's LM log-probability and state are computed (always, without `lazyLM`).
+    var lmReady: [Bool] = [true]
+    let lazyLM: Bool
     /// The vocabulary's state and rank bonus of each node (kept only with a vocabulary).
     let vocabulary: _VocabularyWalk?
     var vocab: [_VocabularyState] = [_VocabularyState()]
@@ -169,9 +211,22 @@ struct _PrefixTrie<State> {
     var slotNodes = [Int](repeating: 0, count: 1024)
     var slotsUsed = 0
 
-    init(rootState: State?, vocabulary: _VocabularyWalk? = nil) {
+    init(rootState: State?, vocabulary: _VocabularyWalk? = nil, lazyLM: Bool = false) {
         lmState = [rootState]
         self.vocabulary = vocabulary
+        self.lazyLM = lazyLM && rootState != nil
+    }
+
+    /// Scores a node made lazily: its parent (a beam, so scored) gives the state.
+    @inline(__always)
+    mutating func scoreLM<LM: LanguageModel>(_ node: Int, _ languageModel: LM?) where LM.State == State {
+        guard !lmReady[node] else { return }
+        let p = parent[node]
+        if let state = lmState[p], let r = languageModel?.score(symbol[node], after: state) {
+            lmLogProb[node] = lmLogProb[p] + min(r.logProbability, 0)
+            lmState[node] = r.next
+        }
+        lmReady[node] = true
     }
 
     /// The node of prefix `node` + `s`, made (and scored by `languageModel`) if new; -1 when a strict
@@ -198,15 +253,28 @@ struct _PrefixTrie<State> {
         }
         var lp: Float = 0
         var st: State? = nil
-        if let state = lmState[node], let r = languageModel?.score(s, after: state) {
-            (lp, st) = (r.logProbability, r.next)
+        let lazy = lazyLM && !leading
+        if !lazy, let state = lmState[node], let r = languageModel?.score(s, after: state) {
+            (lp, st) = (min(r.logProbability, 0), r.next)
         }
         let id = parent.count
         parent.append(node); symbol.append(s); length.append(length[node] + 1)
-        lmLogProb.append(lmLogProb[node] + lp); lmState.append(st)
+        lmLogProb.append(lmLogProb[node] + lp); lmState.append(st); lmReady.append(!lazy)
         if let walk = vocabulary { vocab.append(vs); vocabBonus.append(walk.bonus(vs)) }
         insert(key, id, at: i)
         return id
+    }
+
+    /// Whether prefix `node` + `s` has been made (or refused by a strict vocabulary).
+    @inline(__always)
+    func contains(_ node: Int, _ s: Int) -> Bool {
+        let key = node << 20 | s
+        var i = Self.slot(key, mask: slotKeys.count - 1)
+        while slotKeys[i] != -1 {
+            if slotKeys[i] == key { return true }
+            i = (i + 1) & (slotKeys.count - 1)
+        }
+        return false
     }
 
     @inline(__always)
