@@ -78,6 +78,7 @@ import Foundation
         var top: [(node: Int, pb: Float, pnb: Float, rank: Float)] = []
         top.reserveCapacity(width + 1)
         var candidates: [Int] = []
+        var hasBeamChild: [Int] = []  // per node: the frame in which one of its children is a beam
         let values = logProbs.values
         for t in 0..<logProbs.rows {
             let row = t * C
@@ -103,6 +104,8 @@ import Foundation
             // survivor ranks at least `floor`. A new prefix gets its score in this frame from its parent
             // alone, so one whose rank (its LM term bounded by its parent's) cannot exceed `floor` is
             // never made. Without a vocabulary (whose bonus is not known before the walk).
+            // A prefix that is not a beam also gets its score from its parent alone, so it is skipped
+            // likewise when its bound is below `floor`, unless its parent has a child among the beams.
             var floor = -Float.infinity
             if beams.count == width, vocabulary == nil, lmWeight >= 0 {
                 floor = .infinity
@@ -110,6 +113,11 @@ import Foundation
                     let r = trie.rank(beam.node, pb: _logAddExp(beam.pb, beam.pnb) + lpBlank, pnb: -.infinity,
                                       lmWeight: lmWeight, insertionBonus: insertionBonus)
                     floor = min(floor, r)
+                    let p = trie.parent[beam.node]
+                    if p >= 0 {
+                        while hasBeamChild.count <= p { hasBeamChild.append(-1) }
+                        hasBeamChild[p] = t
+                    }
                 }
             }
             for beam in beams {
@@ -118,12 +126,13 @@ import Foundation
                 let last = trie.symbol[beam.node]
                 let parentLM = lmWeight * trie.lmLogProb[beam.node]
                 let childBonus = insertionBonus * Float(trie.length[beam.node] + 1)
+                let prunable = floor > -.infinity && (beam.node >= hasBeamChild.count || hasBeamChild[beam.node] != t)
                 for c in candidates {
                     let lp = values[row + c]
                     if c == last { next.add(beam.node, frame: t, pnb: beam.pnb + lp) }
-                    if floor > -.infinity {
+                    if prunable {
                         let bound = (c == last ? beam.pb : total) + lp + parentLM + childBonus
-                        if !(bound > floor), !trie.contains(beam.node, c) { continue }
+                        if bound < floor { continue }
                     }
                     let child = trie.child(beam.node, c, languageModel)
                     if child < 0 { continue }  // outside a strict vocabulary
@@ -263,18 +272,6 @@ struct _PrefixTrie<State> {
         if let walk = vocabulary { vocab.append(vs); vocabBonus.append(walk.bonus(vs)) }
         insert(key, id, at: i)
         return id
-    }
-
-    /// Whether prefix `node` + `s` has been made (or refused by a strict vocabulary).
-    @inline(__always)
-    func contains(_ node: Int, _ s: Int) -> Bool {
-        let key = node << 20 | s
-        var i = Self.slot(key, mask: slotKeys.count - 1)
-        while slotKeys[i] != -1 {
-            if slotKeys[i] == key { return true }
-            i = (i + 1) & (slotKeys.count - 1)
-        }
-        return false
     }
 
     @inline(__always)
