@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Export the shared Latin network and one model per language that uses it.
+
+    python3 Training/export_latin.py --checkpoint Training/runs/latn1/last.pt --lm-dir Training/work/lm \
+        --version 1.0.0 [--languages de,fr] [--models Models]
+
+Writes
+- `Models/latn-bilstm<H>x<L>/weights.safetensors`: the checkpoint's weights (its moving average) in
+  8 bits (`inkrec_training/quantize.py`), the ONE network file every Latin language model shares;
+- for each language, `Models/<identifier>/` with `config.json` (its `network.weights` is
+  `../latn-…/weights.safetensors`, `precision` int8, the 260 characters of the latin set), `lm.bin`
+  (the language's model from `build_lm.py --language`, copied from `--lm-dir/<code>.bin`), `model.json`
+  and a generated `MODEL_CARD.md` (data, composed vs real, sizes; `evaluate_languages.py --card` adds the
+  figures);
+- `Models/manifest.json` (shared files listed once per model with the same checksum).
+
+Identifiers are the bare language tags (`de`, `fr`, …) with the aliases in LANGUAGE_MODELS, and
+`de-CH` (its LM writes ss for ß). Region tags reach them through the engine's identifier matching
+(`de-AT` → `de`, `pt-BR` → `pt`, `es-MX` → `es`, `fr-CA` → `fr`).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+
+import torch
+from safetensors.torch import save_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from inkrec_training import charset, quantize  # noqa: E402
+from inkrec_training.features import FEATURE_SCHEME, STEPS_PER_LINE_HEIGHT  # noqa: E402
+from export import checkpoint_weights, write_manifest  # noqa: E402
+
+# identifier: (wordfreq code of the LM file, English name, aliases)
+LANGUAGE_MODELS = {
+    "ca": ("ca", "Catalan", []), "cs": ("cs", "Czech", []), "da": ("da", "Danish", []),
+    "de": ("de", "German", []), "de-CH": ("de-CH", "Swiss German spelling (ss for ß)", []),
+    "es": ("es", "Spanish", []), "fi": ("fi", "Finnish", []), "fil": ("fil", "Filipino", ["tl"]),
+    "fr": ("fr", "French", []), "hu": ("hu", "Hungarian", []), "id": ("id", "Indonesian", []),
+    "is": ("is", "Icelandic", []), "it": ("it", "Italian", []), "lt": ("lt", "Lithuanian", []),
+    "lv": ("lv", "Latvian", []), "ms": ("ms", "Malay", []), "nb": ("nb", "Norwegian Bokmål", ["no"]),
+    "nl": ("nl", "Dutch", []), "pl": ("pl", "Polish", []), "pt": ("pt", "Portuguese", []),
+    "ro": ("ro", "Romanian", []), "hr": ("sh", "Croatian, Bosnian and Serbian in Latin script (wordfreq's sh)",
+                                         ["bs", "sr-Latn", "sh"]),
+    "sk": ("sk", "Slovak", []), "sl": ("sl", "Slovenian", []), "sv": ("sv", "Swedish", []),
+    "tr": ("tr", "Turkish", []),
+}
+
+
+def network_name(cfg: dict) -> str:
+    return f"latn-bilstm{cfg['hidden']}x{cfg['layers']}"
+
+
+def export_network(ck: dict, models: str) -> tuple[str, dict]:
+    cfg = dict(ck["config"])
+    cfg.setdefault("head", "ctc")
+    name = network_name(cfg)
+    out = os.path.join(models, name)
+    os.makedirs(out, exist_ok=True)
+    tensors = quantize.quantize_state({k: v.float() for k, v in checkpoint_weights(ck).items()})
+    save_file(tensors, os.path.join(out, "weights.safetensors"), metadata={"format": "pt", "precision": "int8",
+                                                                         "network": name})
+    with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as f:
+        f.write(f"""# {name}: the shared Latin-script network
+
+3 bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs after layer 1, a CTC head over
+the 260 characters of the latin set + blank, weights in 8 bits (`Training/inkrec_training/quantize.py`).
+Every Latin-script language model in `Models/` names this file in its `config.json`
+(`../{name}/weights.safetensors`) and adds its own language model; the manifest lists it under each of
+them with one checksum, so it is downloaded and stored once. Trained by `Training/train.py --charset latin
+--languages all` on UNIPEN (CC BY 4.0) and composed accented ink; see any language's MODEL_CARD.md.
+""")
+    return name, cfg
+
+
+def model_card(identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int, weights_bytes: int,
+               history: list, version: str) -> str:
+    last = history[-1] if history else {}
+    hist = (f"At the end of training (step {last.get('step')}), greedy on held-out writers: English words CER "
+            f"{last.get('ema_cer', last.get('cer', float('nan'))):.3f}, word accuracy "
+            f"{last.get('ema_word_acc', last.get('word_acc', float('nan'))):.3f}; composed accented words of 26 "
+            f"languages CER {last.get('lang_cer', float('nan')):.3f}, word accuracy {last.get('lang_word_acc', float('nan')):.3f}."
+            if last else "")
+    return f"""# Model card: {identifier} ({english})
+
+Handwriting recognizer for {english}, version {version}: the shared Latin-script network `{net}` with
+a character language model of its own, for the DigitalInk engine.
+
+## What is real and what is composed
+- **Real ink**: English only. UNIPEN train_r01_v07 (International Unipen Foundation, CC BY 4.0): words,
+  free-text lines and isolated characters of the training writers (10% of writers held out).
+- **Composed ink** (nobody wrote {english} for this model): accented letters made from real English
+  ink by drawing each diacritic as a stroke of the writer's pen (`Training/inkrec_training/accents.py`,
+  pictures in `Docs/composer.md`): on letters located in real words by forced alignment, on words of
+  26 languages built from one writer's isolated characters, and on running text drawn in single-stroke
+  Hershey fonts (`hershey-fonts`, PyPI; the fonts are public domain). **Every {english} figure in this card
+  comes from composed ink**; no real {english} handwriting was available to measure it.
+- **Language model**: `lm.bin` ({lm_bytes / 1e6:.2f} MB, INKLM2, `Training/build_lm.py --language {code}`):
+  character n-grams over running text modelled from wordfreq's {code} word frequencies (wordfreq data
+  CC BY-SA 4.0, code Apache-2.0), with the casing, quotation marks and punctuation of running text.
+- No research-only data (IAM-OnDB, CASIA, …) is used.
+
+## Network (shared)
+- `../{net}/weights.safetensors` ({weights_bytes / 1e6:.2f} MB, shared by every Latin model): features
+  `{FEATURE_SCHEME}`, {cfg['layers']} bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs
+  after layer 1, a CTC head over 260 characters + blank; 8-bit weights with a scale per row (activations
+  quantized per frame), `config.json` `precision: int8`.
+- Trained from the English network en-US 1.3 (its head grown to the latin set, new letters starting
+  from their base letter) on real English ink mixed with 45% composed accented ink of 26 languages.
+  {hist}
+- Vietnamese is not covered (its stacked diacritics and ơ ư are not in the character set).
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--checkpoint", required=True)
+    ap.add_argument("--lm-dir", required=True)
+    ap.add_argument("--models", default=os.path.join(ROOT, "Models"))
+    ap.add_argument("--languages", default="", help="comma-separated identifiers (default: all of LANGUAGE_MODELS)")
+    ap.add_argument("--version", default="1.0.0")
+    ap.add_argument("--lm-weight", type=float, default=1.1)
+    ap.add_argument("--insertion-bonus", type=float, default=1.5)
+    ap.add_argument("--end-weight", type=float, default=1.0)
+    ap.add_argument("--beam-width", type=int, default=64)
+    args = ap.parse_args()
+    charset.select("latin")
+    ck = torch.load(args.checkpoint, weights_only=False, map_location="cpu")
+    net, cfg = export_network(ck, args.models)
+    weights_bytes = os.path.getsize(os.path.join(args.models, net, "weights.safetensors"))
+    ids = args.languages.split(",") if args.languages else list(LANGUAGE_MODELS)
+    history = ck["state"].get("history", [])
+    for ident in ids:
+        code, english, aliases = LANGUAGE_MODELS[ident]
+        out = os.path.join(args.models, ident)
+        os.makedirs(out, exist_ok=True)
+        lm_src = os.path.join(args.lm_dir, f"{code}.bin")
+        shutil.copyfile(lm_src, os.path.join(out, "lm.bin"))
+        config = {
+            "formatVersion": 1, "identifier": ident, "kind": "text",
+            "features": {"scheme": FEATURE_SCHEME, "stepsPerLineHeight": STEPS_PER_LINE_HEIGHT},
+            "network": {"weights": f"../{net}/weights.safetensors", **cfg, "precision": "int8"},
+            "labels": charset.CHARACTERS, "blankIndex": charset.BLANK,
+            "decoder": {"languageModel": "lm.bin", "lmWeight": args.lm_weight, "insertionBonus": args.insertion_bonus,
+                        "beamWidth": args.beam_width, "endWeight": args.end_weight},
+        }
+        with open(os.path.join(out, "config.json"), "w", encoding="utf-8") as f:
+            json.dump(config, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        with open(os.path.join(out, "model.json"), "w", encoding="utf-8") as f:
+            json.dump({"identifier": ident, "aliases": aliases, "version": args.version, "kind": "text", "network": net,
+                       "license": "CC-BY-SA-4.0",
+                       "description": f"{english} (Latin script): the shared Latin network, trained on UNIPEN (CC BY 4.0) "
+                                      f"and composed accented ink, with a {code} language model from wordfreq (CC BY-SA 4.0)"},
+                      f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        card = os.path.join(out, "MODEL_CARD.md")
+        kept = ""
+        if os.path.exists(card):  # keep the figures evaluate_languages.py wrote
+            text = open(card, encoding="utf-8").read()
+            if "<!-- languages:" in text:
+                kept = "\n" + text[text.index("<!-- languages:"):]
+        with open(card, "w", encoding="utf-8") as f:
+            f.write(model_card(ident, english, code, net, cfg, os.path.getsize(lm_src), weights_bytes, history,
+                               args.version) + kept)
+        print(f"{ident}: lm {os.path.getsize(lm_src)} bytes")
+    write_manifest(args.models)
+    print(f"{net}: {weights_bytes} bytes, {len(ids)} language models")
+
+
+if __name__ == "__main__":
+    main()
