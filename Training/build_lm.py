@@ -162,6 +162,69 @@ def golden(fixtures_dir: str):
           f"({len(queries)} queries)")
 
 
+# The small INKLM2 fixtures: (file, alphabet, extra texts, order, log-prob levels, backoff levels, labels).
+GOLDEN2_EXTRA = [("Grüße aus Łódź, „cytat“ – część.", 1.0), ("Ölçü ığdır şiş, İzmir’de.", 1.0), ("déjà vu « ça »", 0.5)]
+GOLDEN2_QUERIES = [  # (context text, BOS first?, predicted char)
+    ("", True, "t"), ("", True, "T"), ("t", True, "h"), ("th", True, "e"), ("the ", True, "c"),
+    ("the c", True, "a"), ("hello", True, " "), ("hello wor", True, "l"), ("sat on the ", False, "m"),
+    ("xyz", True, "a"), ("qqq", False, "q"), ("dog", True, "!"), ("dog", True, "\u00e9"), ("10:3", False, "0"),
+    ("Gr", True, "\u00fc"), ("Gr\u00fc", True, "\u00df"), ("\u0141\u00f3d", True, "\u017a"), (", ", True, "\u201e"),
+    ("\u0131\u011fd", False, "\u0131"), ("Q", True, "u"), ("aQ", True, "t"), ("the Q", True, "c"), ("cat", True, "Q"),
+    ("c", True, "\u0460"), ("\u0460 th", True, "e"), ("\u0460", True, "t"),
+]
+
+
+def golden_v2(fixtures_dir: str):
+    """``lm2-small.bin`` (an alphabet of the texts' own characters, < 256 symbols, coarse codebooks),
+    ``lm2-latin.bin`` (the 260-character latin set: 2-byte symbols, 9-bit keys) and ``lm2-golden.json``:
+    per model the labels of a pretend network (in an order of their own, some unknown to the LM) and
+    the expected log-probabilities of class contexts, as the Swift engine computes them once bound."""
+    from inkrec_training import lm_v2
+    texts = GOLDEN_TEXTS + GOLDEN2_EXTRA
+    chars = sorted({c for t, _ in texts for c in t})
+    specs = [
+        ("lm2-small.bin", chars, 4, 32, 16, list(reversed(charset.WESTERN)) + ["\u0141", "\u201e", "\u017a", "\u0131", "\u0460"]),
+        ("lm2-latin.bin", charset.LATIN, 3, 256, 256, charset.LATIN[::2] + charset.LATIN[1::2] + ["\u0460"]),
+    ]
+    models = []
+    for file, alphabet, order, lp_levels, bo_levels, labels in specs:
+        lm.use_alphabet(alphabet)
+        built = lm.build_from_texts(texts, order, [0.0, 0.0, 0.0] + [2.0] * (order - 2))
+        q = lm.quantize(built, lp_levels, bo_levels)
+        path = os.path.join(fixtures_dir, file)
+        q.save_v2(path)
+        model = lm.CharNgramLM.load(path)
+        bound = lm_v2.BoundLM(model, labels)
+        cls = {t: i + 1 for i, t in enumerate(labels)}
+        queries = []
+        for ctx_text, bos, ch in GOLDEN2_QUERIES:
+            ctx = [cls[c] for c in ctx_text if c in cls]
+            queries.append({"contextText": ctx_text, "bos": bos, "context": ctx, "charText": ch, "char": cls[ch],
+                            "logProb": round(bound.logprob(bound.context(ctx, bos), cls[ch]), 7)})
+        scored = []
+        for text, pre in (("hello world", ""), ("world", "hello "), ("część", "Grüße "), ("Q the", "x"), ("dog", "x" * 30 + "the ")):
+            scored.append({"text": text, "preContext": pre,
+                           "logProb": round(bound.score([cls[c] for c in text if c in cls],
+                                                        [cls[c] for c in pre[-lm.PRE_CONTEXT_CHARS:] if c in cls]), 6)})
+        models.append({"file": file, "order": order, "symbols": model.num_symbols, "bytes": os.path.getsize(path),
+                       "unknownLogProb": round(model.unknown_logprob, 7), "alphabet": "".join(model.alphabet),
+                       "labels": labels, "queries": queries, "scoreText": scored})
+        print(f"wrote {path} ({os.path.getsize(path)} bytes, {model.num_symbols} symbols, entries "
+              f"{[len(t) for t in model.tables]})")
+    lm.use_alphabet(charset.WESTERN)
+    doc = {"description": "Small INKLM2 character LMs for the Swift reader test: built by Training/build_lm.py --golden "
+                          "from its texts, quantized, read back by lm_v2. Each model is bound to 'labels' (a pretend "
+                          "network's classes 1..len(labels)); 'context' and 'char' are class ids (context characters "
+                          "outside the labels skipped), the context preceded by BOS where 'bos'. A class whose label "
+                          "is not in the LM's alphabet scores unknownLogProb and empties the context. logProb: "
+                          "natural log; compare within 1e-4. scoreText: sums over the text from [BOS] + the last 20 "
+                          "characters of preContext.",
+           "models": models}
+    with open(os.path.join(fixtures_dir, "lm2-golden.json"), "w", encoding="utf-8") as f:
+        json.dump(doc, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "work", "lm.bin"))
@@ -188,6 +251,7 @@ def main():
     args = ap.parse_args()
     if args.golden:
         golden(args.golden)
+        golden_v2(args.golden)
         return
     t0 = time.time()
     train_labels, held_labels = unipen_labels(args.data)

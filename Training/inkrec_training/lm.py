@@ -63,30 +63,68 @@ from . import charset
 
 MAGIC = b"INKLM1\0\0"
 BOS = 0
-NUM_SYMBOLS = charset.NUM_CLASSES  # 166: BOS + 165 characters
-NUM_CHARS = NUM_SYMBOLS - 1
 ENTRY = np.dtype([("key", "<u8"), ("logProb", "<f4"), ("logBackoff", "<f4")])
 PRE_CONTEXT_CHARS = 20
 
-# str.translate table: character -> chr(id), so that text.encode("latin-1") gives the id bytes.
-_TO_ID = {ord(c): chr(i) for c, i in charset.INDEX.items()}
+# The alphabet being built (``use_alphabet``): symbols 1..NUM_CHARS are its characters, 0 is BOS. The
+# default is the western charset (the INKLM1 en-US model's class order). Code in this module reads
+# these globals at call time.
+ALPHABET: list[str] = []
+INDEX: dict[str, int] = {}
+NUM_SYMBOLS = 0
+NUM_CHARS = 0
+BITS = 8  # bits per symbol in an n-gram key: 8 up to 256 symbols (INKLM1's base-256 keys), else more
+_TO_ID: dict[int, str] = {}
+
+
+def key_bits(num_symbols: int) -> int:
+    """Bits per symbol in a key for ``num_symbols`` symbols (BOS included): 8 up to 256, else the
+    bit length of the largest id (the Swift reader uses the same rule)."""
+    return 8 if num_symbols <= 256 else (num_symbols - 1).bit_length()
+
+
+def use_alphabet(chars: Sequence[str]) -> None:
+    """Make ``chars`` (distinct, in symbol order) the alphabet that counting and building use."""
+    global ALPHABET, INDEX, NUM_SYMBOLS, NUM_CHARS, BITS, _TO_ID
+    chars = list(chars)
+    if len(set(chars)) != len(chars) or not chars or len(chars) > 65_534:
+        raise ValueError("an alphabet holds 1..65534 distinct symbols")
+    ALPHABET = chars
+    INDEX = {c: i + 1 for i, c in enumerate(chars)}
+    NUM_SYMBOLS = len(chars) + 1
+    NUM_CHARS = len(chars)
+    BITS = key_bits(NUM_SYMBOLS)
+    # str.translate table: character -> chr(id) (text.encode then gives the ids)
+    _TO_ID = {ord(c): chr(i) for c, i in INDEX.items()}
+
+
+use_alphabet(charset.WESTERN)
+
+
+def covers(text: str) -> bool:
+    """Whether every character of ``text`` is in the current alphabet."""
+    return all(c in INDEX for c in text)
 
 
 def encode(text: str) -> list[int]:
-    """Charset ids of the characters of ``text``; characters outside the charset are skipped."""
-    return [charset.INDEX[c] for c in text if c in charset.INDEX]
+    """Symbol ids of the characters of ``text``; characters outside the alphabet are skipped."""
+    return [INDEX[c] for c in text if c in INDEX]
 
 
-def ngram_key(symbols: Sequence[int]) -> int:
+def ngram_key(symbols: Sequence[int], bits: Optional[int] = None) -> int:
+    b = BITS if bits is None else bits
     k = 0
     for s in symbols:
-        k = (k << 8) | int(s)
+        k = (k << b) | int(s)
     return k
 
 
 def ids_array(text: str) -> np.ndarray:
-    """Fast encoding of a text made only of charset characters (and chr(0) for BOS) to uint8 ids."""
-    return np.frombuffer(text.translate(_TO_ID).encode("latin-1"), dtype=np.uint8)
+    """Fast encoding of a text made only of alphabet characters (and chr(0) for BOS) to ids."""
+    t = text.translate(_TO_ID)
+    if NUM_SYMBOLS <= 256:
+        return np.frombuffer(t.encode("latin-1"), dtype=np.uint8)
+    return np.frombuffer(t.encode("utf-32-le"), dtype="<u4")
 
 
 # --------------------------------------------------------------------------------------------
@@ -141,7 +179,7 @@ class NgramCounts:
                 break
             keys = flat[:m].copy()
             for j in range(1, n):
-                keys = (keys << 8) | flat[j:j + m]
+                keys = (keys << BITS) | flat[j:j + m]
             idx = np.arange(m)
             valid = seg[:m] == seg[n - 1:n - 1 + m]
             if n == 1:
@@ -173,10 +211,15 @@ class NgramCounts:
 # --------------------------------------------------------------------------------------------
 
 class CharNgramLM:
-    def __init__(self, order: int, tables: list[np.ndarray], num_symbols: int = NUM_SYMBOLS):
+    def __init__(self, order: int, tables: list[np.ndarray], num_symbols: Optional[int] = None,
+                 alphabet: Optional[Sequence[str]] = None, unknown_logprob: float = -30.0):
         self.order = order
-        self.num_symbols = num_symbols
+        self.num_symbols = NUM_SYMBOLS if num_symbols is None else num_symbols
+        self.bits = key_bits(self.num_symbols)
         self.tables = tables  # tables[n-1]: structured array of ENTRY, sorted by key
+        # INKLM2: the text of symbols 1..num_symbols-1; None for INKLM1 (symbols are class indices)
+        self.alphabet = list(alphabet) if alphabet is not None else None
+        self.unknown_logprob = unknown_logprob  # of a symbol the model does not know
         self._dicts: Optional[list[dict]] = None
 
     # ---- file I/O ------------------------------------------------------------------------
@@ -201,10 +244,19 @@ class CharNgramLM:
             data = f.read()
         return cls.from_bytes(data)
 
+    def save_v2(self, path: str) -> None:
+        """Write INKLM2 (``lm_v2.to_bytes``); the model must have an ``alphabet``."""
+        from . import lm_v2
+        with open(path, "wb") as f:
+            f.write(lm_v2.to_bytes(self))
+
     @classmethod
     def from_bytes(cls, data: bytes) -> "CharNgramLM":
+        if data[:8] == b"INKLM2\0\0":
+            from . import lm_v2
+            return lm_v2.from_bytes(data)
         if data[:8] != MAGIC:
-            raise ValueError("not an INKLM1 file")
+            raise ValueError("not an INKLM1 or INKLM2 file")
         order, symbols = struct.unpack_from("<II", data, 8)
         pos = 16
         tables = []
@@ -218,7 +270,7 @@ class CharNgramLM:
             tables.append(t)
         if pos != len(data):
             raise ValueError(f"{len(data) - pos} unexpected trailing bytes")
-        return cls(order, tables, symbols)
+        return cls(order, tables, symbols, alphabet=None)
 
     def num_entries(self) -> int:
         return sum(len(t) for t in self.tables)
@@ -241,11 +293,11 @@ class CharNgramLM:
         acc = 0.0
         for n in range(len(ctx) + 1, 0, -1):
             h = ctx[len(ctx) - (n - 1):] if n > 1 else []
-            e = d[n - 1].get(ngram_key(h + [char_id]))
+            e = d[n - 1].get(ngram_key(h + [char_id], self.bits))
             if e is not None:
                 return acc + e[0]
             if n > 1:
-                b = d[n - 2].get(ngram_key(h))
+                b = d[n - 2].get(ngram_key(h, self.bits))
                 if b is not None:
                     acc += b[1]
         raise KeyError(f"symbol {char_id} has no unigram")
@@ -257,11 +309,11 @@ class CharNgramLM:
         acc, bows = 0.0, []
         for n in range(len(ctx) + 1, 0, -1):
             h = ctx[len(ctx) - (n - 1):] if n > 1 else []
-            e = d[n - 1].get(ngram_key(h + [char_id]))
+            e = d[n - 1].get(ngram_key(h + [char_id], self.bits))
             if e is not None:
                 return acc + e[0], n, bows
             if n > 1:
-                b = d[n - 2].get(ngram_key(h))
+                b = d[n - 2].get(ngram_key(h, self.bits))
                 bows.append(b[1] if b is not None else 0.0)
                 acc += bows[-1]
         raise KeyError(f"symbol {char_id} has no unigram")
@@ -299,13 +351,13 @@ class CharNgramLM:
                 break
             if m == 1:
                 raise KeyError("symbols without a unigram")
-            ctx = cur >> 8
+            ctx = cur >> self.bits
             if m >= 2:
                 ck = self.tables[m - 2]["key"].astype(np.int64)
                 p2 = np.minimum(np.searchsorted(ck, ctx), len(ck) - 1)
                 f2 = ck[p2] == ctx
                 out[pending[f2]] += self.tables[m - 2]["logBackoff"][p2[f2]]
-            cur = cur & ((1 << (8 * (m - 1))) - 1)
+            cur = cur & ((1 << (self.bits * (m - 1))) - 1)
         return out
 
 
@@ -323,9 +375,9 @@ def _kept_masks(counts: NgramCounts, order: int, min_count: Sequence[float]) -> 
     kept_prev = np.arange(NUM_SYMBOLS, dtype=np.int64)  # unigram keys (contexts for n = 2), BOS included
     for n in range(2, order + 1):
         k, c = counts.get(n)
-        m = (c >= min_count[n]) & _isin_sorted(k >> 8, kept_prev)
+        m = (c >= min_count[n]) & _isin_sorted(k >> BITS, kept_prev)
         if n == 2:
-            m |= (k >> 8) == BOS
+            m |= (k >> BITS) == BOS
             kept_prev = np.union1d(k[m], np.arange(1, NUM_SYMBOLS, dtype=np.int64))
         else:
             kept_prev = k[m]
@@ -360,11 +412,11 @@ def build(counts: NgramCounts, min_count: Optional[Sequence[float]] = None,
     t1 = np.zeros(NUM_CHARS, dtype=ENTRY)
     t1["key"] = np.arange(1, NUM_SYMBOLS)
     t1["logProb"] = np.log(p1)
-    lm = CharNgramLM(order, [t1])
+    lm = CharNgramLM(order, [t1], NUM_SYMBOLS, alphabet=ALPHABET, unknown_logprob=float(np.log(p1.min())))
     masks = _kept_masks(counts, order, min_count)
     for n in range(2, order + 1):
         k, c = counts.get(n)
-        h = k >> 8
+        h = k >> BITS
         uh, inv = np.unique(h, return_inverse=True)
         Ch = np.bincount(inv, weights=c, minlength=len(uh))
         Th = np.bincount(inv, weights=np.minimum(c, 1.0), minlength=len(uh))
@@ -372,7 +424,7 @@ def build(counts: NgramCounts, min_count: Optional[Sequence[float]] = None,
         kk, ck, ik = k[keep], c[keep], inv[keep]
         Chk, Thk = Ch[ik], Th[ik]
         if n == 2:  # complete the start-of-text distribution: every (BOS, c) bigram is stored
-            have = set(kk[(kk >> 8) == BOS].tolist())
+            have = set(kk[(kk >> BITS) == BOS].tolist())
             extra = np.asarray([x for x in range(1, NUM_SYMBOLS) if x not in have], dtype=np.int64)
             if len(extra):
                 bos_pos = np.searchsorted(uh, BOS)
@@ -384,7 +436,7 @@ def build(counts: NgramCounts, min_count: Optional[Sequence[float]] = None,
                 Thk = np.concatenate([Thk, np.full(len(extra), tb)])
             o = np.argsort(kk)
             kk, ck, Chk, Thk = kk[o], ck[o], Chk[o], Thk[o]
-        low_keys = kk & ((1 << (8 * (n - 1))) - 1)
+        low_keys = kk & ((1 << (BITS * (n - 1))) - 1)
         plow = np.exp(lm.logprob_keys(n - 1, low_keys))
         denom = Chk + Thk
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -392,27 +444,94 @@ def build(counts: NgramCounts, min_count: Optional[Sequence[float]] = None,
         tn = np.zeros(len(kk), dtype=ENTRY)
         tn["key"] = kk
         tn["logProb"] = np.minimum(np.log(p), 0.0)
-        # backoff weights of the contexts (entries of table n-1), from the float32-rounded values
-        p32 = np.exp(tn["logProb"].astype(np.float64))
-        plow32 = np.exp(lm.logprob_keys(n - 1, low_keys))
-        hk = kk >> 8
-        uc, cinv = np.unique(hk, return_inverse=True)
-        sp = np.bincount(cinv, weights=p32, minlength=len(uc))
-        sl = np.bincount(cinv, weights=plow32, minlength=len(uc))
-        num = np.maximum(1.0 - sp, 1e-12)
-        den = np.maximum(1.0 - sl, 1e-12)
-        if n == 2:
-            # the BOS context has no unigram entry; its bigrams are complete, so it needs no weight
-            nb = uc != BOS
-            uc, num, den = uc[nb], num[nb], den[nb]
-        prev = lm.tables[n - 2]
-        pk = prev["key"].astype(np.int64)
-        pos = np.searchsorted(pk, uc)
-        assert np.all(pk[np.minimum(pos, len(pk) - 1)] == uc), "context missing from the lower table"
-        prev["logBackoff"][pos] = np.log(num) - np.log(den)
+        set_backoffs(lm, tn)
         lm.tables.append(tn)
     lm._dicts = None
     return lm
+
+
+def set_backoffs(lm: "CharNgramLM", tn: np.ndarray) -> None:
+    """Backoff weights of the contexts of table n (``tn``, not yet appended: the entries of table n-1,
+    ``lm.tables[-1]``), from its float32-rounded values, so that every context's distribution sums to 1.
+    A context whose continuations are all missing gets 0 (it never needs one). The BOS context (not
+    in an INKLM1 table 1) is skipped: its bigrams are complete."""
+    n = len(lm.tables) + 1
+    bits = lm.bits
+    kk = tn["key"].astype(np.int64)
+    low_keys = kk & ((1 << (bits * (n - 1))) - 1)
+    p32 = np.exp(tn["logProb"].astype(np.float64))
+    plow32 = np.exp(lm.logprob_keys(n - 1, low_keys))
+    hk = kk >> bits
+    uc, cinv = np.unique(hk, return_inverse=True)
+    sp = np.bincount(cinv, weights=p32, minlength=len(uc))
+    sl = np.bincount(cinv, weights=plow32, minlength=len(uc))
+    num = np.maximum(1.0 - sp, 1e-12)
+    den = np.maximum(1.0 - sl, 1e-12)
+    prev = lm.tables[n - 2]
+    pk = prev["key"].astype(np.int64)
+    if n == 2 and not np.any(pk == BOS):
+        nb = uc != BOS
+        uc, num, den = uc[nb], num[nb], den[nb]
+    pos = np.searchsorted(pk, uc)
+    assert np.all(pk[np.minimum(pos, len(pk) - 1)] == uc), "context missing from the lower table"
+    prev["logBackoff"][pos] = np.log(num) - np.log(den)
+    lm._dicts = None
+
+
+def _codebook(values: np.ndarray, levels: int, pin_zero: bool = False, iterations: int = 25) -> np.ndarray:
+    """At most ``levels`` values approximating ``values`` (1-D k-means from quantile starts; 0 kept
+    exactly when ``pin_zero``). Values with no more distinct entries than ``levels`` are kept exactly."""
+    v = np.asarray(values, dtype=np.float64)
+    u = np.unique(v.astype(np.float32)).astype(np.float64)
+    if len(u) <= levels:
+        return u
+    free = levels - (1 if pin_zero else 0)
+    c = np.unique(np.quantile(v, (np.arange(free) + 0.5) / free))
+    for _ in range(iterations):
+        order = np.sort(c)
+        edges = (order[1:] + order[:-1]) / 2
+        idx = np.searchsorted(edges, v)
+        sums = np.bincount(idx, weights=v, minlength=len(order))
+        cnt = np.bincount(idx, minlength=len(order))
+        c = np.where(cnt > 0, sums / np.maximum(cnt, 1), order)
+    if pin_zero:
+        c = np.concatenate([c, [0.0]])
+    return np.unique(c.astype(np.float32)).astype(np.float64)
+
+
+def _nearest(values: np.ndarray, book: np.ndarray) -> np.ndarray:
+    """Each value replaced by its nearest codebook value."""
+    book = np.sort(book)
+    if len(book) == 1:
+        return np.full(len(values), book[0])
+    idx = np.searchsorted((book[1:] + book[:-1]) / 2, values)
+    return book[idx]
+
+
+def quantize(model: "CharNgramLM", lp_levels: int = 256, bo_levels: int = 256) -> "CharNgramLM":
+    """A copy of ``model`` whose values per order take at most ``lp_levels`` / ``bo_levels`` values
+    (INKLM2 writes them as 1-byte codes for 256, 2-byte for up to 65536).
+
+    Orders go up one at a time: the log-probabilities of order n are rounded to their codebook, then
+    the backoff weights of order n-1 are recomputed from the rounded values (so each context still
+    sums to 1 before its weight is rounded) and rounded to theirs. Unigrams keep up to 65536 values."""
+    tables = [t.copy() for t in model.tables]
+    t1 = tables[0]
+    t1["logProb"] = _nearest(t1["logProb"].astype(np.float64), _codebook(t1["logProb"], 65536))
+    out = CharNgramLM(model.order, [t1], model.num_symbols, model.alphabet, model.unknown_logprob)
+    for n in range(2, model.order + 1):
+        tn = tables[n - 1]
+        lp = tn["logProb"].astype(np.float64)
+        tn["logProb"] = np.minimum(_nearest(lp, _codebook(lp, lp_levels)), 0.0)
+        prev = out.tables[-1]
+        prev["logBackoff"] = 0.0
+        set_backoffs(out, tn)
+        bo = prev["logBackoff"].astype(np.float64)
+        prev["logBackoff"] = _nearest(bo, _codebook(bo, bo_levels, pin_zero=True))
+        out.tables.append(tn)
+    out.tables[-1]["logBackoff"] = 0.0
+    out._dicts = None
+    return out
 
 
 def build_from_texts(texts: Iterable[tuple[str, float]], order: int,
@@ -454,9 +573,9 @@ def word_variants(w: str) -> tuple[str, str, str]:
     cap = w[:1].upper() + w[1:]
     low = cap if (w == "i" or w.startswith("i'")) else w
     up = w.upper()
-    if not charset.covers(up):
-        up = cap if charset.covers(cap) else w
-    if not charset.covers(cap):
+    if not covers(up):
+        up = cap if covers(cap) else w
+    if not covers(cap):
         cap = w
     return low, cap, up
 
