@@ -510,28 +510,22 @@ def _nearest(values: np.ndarray, book: np.ndarray) -> np.ndarray:
 
 def quantize(model: "CharNgramLM", lp_levels: int = 256, bo_levels: int = 256) -> "CharNgramLM":
     """A copy of ``model`` whose values per order take at most ``lp_levels`` / ``bo_levels`` values
-    (INKLM2 writes them as 1-byte codes for 256, 2-byte for up to 65536).
+    (INKLM2 writes them as 1-byte codes for 256, 2-byte for up to 65536), each value rounded to the
+    nearest value of its order's codebook (1-D k-means; a backoff of exactly 0 stays 0). Unigrams keep
+    up to 65536 values.
 
-    Orders go up one at a time: the log-probabilities of order n are rounded to their codebook, then
-    the backoff weights of order n-1 are recomputed from the rounded values (so each context still
-    sums to 1 before its weight is rounded) and rounded to theirs. Unigrams keep up to 65536 values."""
+    The backoff weights are the float model's, rounded like the rest: recomputing them from the rounded
+    probabilities would turn a context whose kept continuations hold nearly all of its mass into one
+    with a vanishing backoff (the rounding error exceeding the mass left), so that every character it
+    backs off for gets almost no probability. Rounded independently, a context's distribution sums to 1
+    within the rounding error (about 0.1% at 256 levels)."""
     tables = [t.copy() for t in model.tables]
-    t1 = tables[0]
-    t1["logProb"] = _nearest(t1["logProb"].astype(np.float64), _codebook(t1["logProb"], 65536))
-    out = CharNgramLM(model.order, [t1], model.num_symbols, model.alphabet, model.unknown_logprob)
-    for n in range(2, model.order + 1):
-        tn = tables[n - 1]
-        lp = tn["logProb"].astype(np.float64)
-        tn["logProb"] = np.minimum(_nearest(lp, _codebook(lp, lp_levels)), 0.0)
-        prev = out.tables[-1]
-        prev["logBackoff"] = 0.0
-        set_backoffs(out, tn)
-        bo = prev["logBackoff"].astype(np.float64)
-        prev["logBackoff"] = _nearest(bo, _codebook(bo, bo_levels, pin_zero=True))
-        out.tables.append(tn)
-    out.tables[-1]["logBackoff"] = 0.0
-    out._dicts = None
-    return out
+    for n, t in enumerate(tables, start=1):
+        lp = t["logProb"].astype(np.float64)
+        t["logProb"] = np.minimum(_nearest(lp, _codebook(lp, 65536 if n == 1 else lp_levels)), 0.0)
+        bo = t["logBackoff"].astype(np.float64)
+        t["logBackoff"] = _nearest(bo, _codebook(bo, bo_levels, pin_zero=True)) if np.any(bo != 0) else 0.0
+    return CharNgramLM(model.order, tables, model.num_symbols, model.alphabet, model.unknown_logprob)
 
 
 def build_from_texts(texts: Iterable[tuple[str, float]], order: int,
@@ -539,6 +533,61 @@ def build_from_texts(texts: Iterable[tuple[str, float]], order: int,
     counts = NgramCounts(order)
     counts.add_texts(texts)
     return build(counts, min_count)
+
+
+def kept_per_order(counts: NgramCounts, order: int, min_count: Sequence[float]) -> list[int]:
+    """Entries per order (1..order) that ``build`` keeps with these thresholds (table 1: the characters;
+    table 2 includes every (BOS, c) bigram)."""
+    masks = _kept_masks(counts, order, min_count)
+    kept = [NUM_CHARS]
+    for i, m in enumerate(masks):
+        k = counts.get(i + 2)[0][m]
+        extra = NUM_CHARS - int(np.sum((k >> BITS) == BOS)) if i == 0 else 0
+        kept.append(int(m.sum()) + extra)
+    return kept
+
+
+def prune_to_size(counts: NgramCounts, max_size: float, size_of, growth: float = 1.0) -> list[float]:
+    """Like ``prune_thresholds``, with a size budget: the smallest threshold for which
+    ``size_of(kept_per_order(...))`` is at most ``max_size``."""
+    order = counts.order
+
+    def th(theta):
+        return [0.0, 0.0, min(theta / 4.0, 1.0)] + [theta * growth ** (n - 3) for n in range(3, order + 1)]
+
+    def size(theta):
+        return size_of(kept_per_order(counts, order, th(theta)))
+
+    lo, hi = -6.0, 12.0
+    if size(10 ** lo) <= max_size:
+        return th(10 ** lo)
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        if size(10 ** mid) > max_size:
+            lo = mid
+        else:
+            hi = mid
+    return th(10 ** hi)
+
+
+def bits_per_char_text(model: "CharNgramLM", text: str) -> float:
+    """Bits per character of ``text`` (alphabet characters, chr(0) starting each text) under ``model``,
+    each character predicted from the symbols before it since its text's start (BOS included)."""
+    ids = ids_array(text).astype(np.int64)
+    is_bos = ids == BOS
+    start = np.maximum.accumulate(np.where(is_bos, np.arange(len(ids)), 0))
+    pos = np.nonzero(~is_bos)[0]
+    n_of = np.minimum(model.order, pos - start[pos] + 1)
+    nats = 0.0
+    for n in range(1, model.order + 1):
+        p = pos[n_of == n]
+        if len(p) == 0:
+            continue
+        keys = np.zeros(len(p), np.int64)
+        for j in range(n - 1, -1, -1):
+            keys = (keys << model.bits) | ids[p - j]
+        nats += float(model.logprob_keys(n, keys).sum())
+    return -nats / len(pos) / math.log(2)
 
 
 def prune_thresholds(counts: NgramCounts, max_entries: int, growth: float = 1.0) -> list[float]:
@@ -568,11 +617,12 @@ def prune_thresholds(counts: NgramCounts, max_entries: int, growth: float = 1.0)
 CASES = ("lower", "Capitalized", "UPPER")
 
 
-def word_variants(w: str) -> tuple[str, str, str]:
-    """(lower, Capitalized, UPPER) forms; 'i' and its contractions are always capitalised."""
-    cap = w[:1].upper() + w[1:]
-    low = cap if (w == "i" or w.startswith("i'")) else w
-    up = w.upper()
+def word_variants(w: str, upper=str.upper, english_i: bool = True) -> tuple[str, str, str]:
+    """(lower, Capitalized, UPPER) forms (``upper``: the language's uppercasing); with ``english_i``,
+    'i' and its contractions are always capitalised."""
+    cap = upper(w[:1]) + w[1:]
+    low = cap if english_i and (w == "i" or w.startswith("i'") or w.startswith("i\u2019")) else w
+    up = upper(w)
     if not covers(up):
         up = cap if covers(cap) else w
     if not covers(cap):
@@ -605,14 +655,29 @@ class RunningTextModel:
     CAPS_TEXT_RATE = 0.04
 
     def __init__(self, words: Sequence[str], freqs: Sequence[float], mean_tokens: float = 4.0,
-                 number_rate: float = 0.015, seed: int = 1234, case_start: Sequence[float] | None = None):
+                 number_rate: float = 0.015, seed: int = 1234, case_start: Sequence[float] | None = None,
+                 seps: Sequence[tuple[str, float]] | None = None, ends: Sequence[tuple[str, float]] | None = None,
+                 upper=str.upper, english_i: bool = True, case_mid: Sequence[float] | None = None,
+                 decimal_comma: bool = False, currency: str = "$"):
+        """``seps`` / ``ends``: (string, weight) separators and text endings instead of the English ones.
+        A word ending in an apostrophe (French "l'") is elided: the next word follows it directly.
+        ``upper``: the language's uppercasing; ``english_i``: 'i' is always capitalised;
+        ``case_mid``: (lower, Capitalized, UPPER) shares inside a sentence; ``decimal_comma``: numbers
+        as 3,14 and 1.000; ``currency``: the sign of prices."""
         self.words = list(words)
+        self.SEPS = tuple(seps) if seps is not None else self.SEPS
+        self.ENDS = tuple(ends) if ends is not None else self.ENDS
+        if case_mid is not None:
+            self.CASE_MID = tuple(float(x) for x in case_mid)
+        self.decimal_comma = decimal_comma
+        self.currency = currency
+        self.elided = np.asarray([w.endswith("'") or w.endswith("\u2019") for w in self.words], dtype=bool)
         if case_start is not None:  # (lower, Capitalized, UPPER) shares for a text's first word
             assert len(case_start) == 3 and min(case_start) >= 0 and sum(case_start) > 0, case_start
             self.CASE_START = tuple(float(x) for x in case_start)  # used relative to their sum
         f = np.asarray(freqs, dtype=np.float64)
         self.freqs = f / f.sum()
-        self.variants = [word_variants(w) for w in self.words]
+        self.variants = [word_variants(w, upper, english_i) for w in self.words]
         self.mean_tokens = mean_tokens
         self.number_rate = number_rate
         self.seed = seed
@@ -628,8 +693,15 @@ class RunningTextModel:
             s = ("19" if rng.random() < 0.5 else "20") + digits(2, False)
         else:
             s = digits(k)
+        if self.decimal_comma:
+            if r < 0.05:
+                return s + " " + self.currency
+            if r < 0.18 and r >= 0.13:
+                return digits(1) + "," + digits(int(rng.integers(1, 3)), False)
+            if 0.18 <= r < 0.21:
+                return digits(int(rng.integers(1, 4))) + "." + digits(3, False)
         if r < 0.05:
-            return "$" + s
+            return (self.currency + s) if len(self.currency) == 1 else (self.currency + " " + s)
         if r < 0.09:
             return s + "%"
         if r < 0.13:
@@ -673,20 +745,26 @@ class RunningTextModel:
             last_word = None  # (L, case) of the word awaiting its right neighbour
             state = "s"
             while True:
+                elide = False
                 if is_num[i]:
                     tok = self._number(rng)
                 else:
                     case = 2 if caps else int(np.searchsorted(cum[state], u_case[i] * cum[state][-1], side="right"))
                     case = min(case, 2)
                     tok = self.variants[widx[i]][case]
-                    starts.append(pos)
-                    ends_pos.append(pos + len(tok))
-                    last_word = (prev, case)
-                    n_words += 1
+                    elide = bool(self.elided[widx[i]])
+                    if not elide:  # an elided word ("l'") is counted on the sample only
+                        starts.append(pos)
+                        ends_pos.append(pos + len(tok))
+                        last_word = (prev, case)
+                        n_words += 1
                 pieces.append(tok)
                 pos += len(tok)
                 prev = tok[-1]
                 i += 1
+                if elide and i < n_tokens:  # the next word follows directly, mostly in lowercase
+                    state = "m"
+                    continue
                 if stop[i - 1] or i >= n_tokens:
                     e = ends[end_i[i - 1]]
                     if last_word is not None:
@@ -753,7 +831,8 @@ class RunningTextModel:
         return out
 
     def _add_local(self, out: NgramCounts, order: int, pi: dict, word_mass: float, min_weight: float):
-        f = self.freqs * word_mass
+        f = np.where(self.elided, 0.0, self.freqs)
+        f = f / f.sum() * word_mass
         nw = len(self.words)
         p_case = np.zeros(3)
         p_lc: dict[tuple[str, int], float] = {}

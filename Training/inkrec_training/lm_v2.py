@@ -214,6 +214,22 @@ def file_size(model: "_lm.CharNgramLM") -> int:
     return len(to_bytes(model))
 
 
+def estimate_size(entries: list[int], num_symbols: int, alphabet_bytes: int, lp_width: int = 1,
+                  bo_width: int = 1) -> int:
+    """An upper-bound estimate of the INKLM2 size of a model with ``entries`` per order (table 1 without
+    BOS), its values quantized to ``lp_width`` / ``bo_width``-byte codes: every child count taken as
+    one byte plus one byte for each parent of table 1 (they may have more than 127 children)."""
+    order = len(entries)
+    sym = 1 if num_symbols <= 256 else 2
+    size = 24 + alphabet_bytes + num_symbols * (2 + 2) + 2 * 12 + 2 * 4 * 65536 * 0
+    for n in range(1, order + 1):
+        size += 12 + 4 * 256 ** lp_width + (4 * 256 ** bo_width if n < order else 0)
+        if n >= 2:
+            parents = entries[n - 2] + (1 if n == 2 else 0)
+            size += parents * (2 if n == 2 else 1) + entries[n - 1] * (sym + lp_width + (bo_width if n < order else 0))
+    return size
+
+
 class BoundLM:
     """An INKLM2 model scoring a network's classes, as the Swift engine does after
     ``CharacterNgramModel.bound(toLabels:)``: class i (1..len(labels)) is the symbol whose text is
