@@ -395,12 +395,13 @@ def build_v2(args):
     final = lm.CharNgramLM.load(args.out)
     rows = {"reference": ref, "pruned": pruned, "quantized": final}
     bpc = {k: round(lm.bits_per_char_text(m, held_text), 4) for k, m in rows.items()}
-    report = {"language": code or "en-unipen", "file": args.out, "bytes": len(blob), "order": args.order,
+    report = {"language": (code + ("-CH" if args.no_eszett else "")) if code else "en-unipen", "file": args.out, "bytes": len(blob), "order": args.order,
               "symbols": lm.NUM_SYMBOLS, "words": len(words), "counted_ngrams": types,
               "entries": {k: m.num_entries() for k, m in rows.items()},
               "v1_bytes": {k: 16 + sum(4 + 16 * len(t) for t in m.tables) for k, m in (("reference", ref), ("pruned", pruned))},
               "thresholds": [round(x, 4) for x in th[2:]], "heldout_chars": int(np.sum(lm.ids_array(held_text) != 0)),
               "bpc_heldout": bpc, "seconds": {"counts": round(t_counts, 1), "total": None}}
+    report["normalization"] = {k: lm.normalization(m, held_text) for k, m in (("pruned", pruned), ("quantized", final))}
     if held_labels:
         report["bpc_unipen"] = {k: round(bits_per_char_labels(m, held_labels), 4) for k, m in rows.items()}
     sums = [sum(math.exp(final.logprob([lm.BOS] + lm.encode(ctx), c)) for c in range(1, lm.NUM_SYMBOLS))
