@@ -1,7 +1,10 @@
 """Character n-gram language model: the decoder's prior over the recognizer's character set.
 
-Symbols are the charset indices: 1..165 are characters (``charset.INDEX``), 0 is BOS, the start of
-the text. BOS only ever appears as the first symbol of a context; it is never predicted.
+Symbols are the indices of the current alphabet (``use_alphabet``; by default the western charset, so
+1..165 are its characters in ``charset.INDEX`` order), 0 is BOS, the start of the text. BOS only ever
+appears as the first symbol of a context; it is never predicted. Keys pack symbols in ``BITS`` bits
+(8 up to 256 symbols). This module writes INKLM1 (below); ``lm_v2`` writes and reads INKLM2, the
+compact format with its own alphabet (``CharNgramLM.save_v2``, ``quantize``; ``load`` reads both).
 
 Model
 -----
