@@ -5,7 +5,7 @@ Text seeds are copies of small files from Samples/ and Tests/DigitalInkTests/Fix
 edge cases; the safetensors and lm.bin seeds are tiny valid (and a few nearly valid) files made
 here, never the model weights. Re-running rewrites the same files (deterministic).
 """
-import json, os, shutil, struct
+import json, math, os, shutil, struct
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Fuzz", "Corpus")
@@ -117,6 +117,40 @@ put("fuzz-lm", "order7-empty-high.bin", lm(7, 3, [[(1, -0.7, 0), (2, -0.7, 0)]] 
 put("fuzz-lm", "symbols256.bin", lm(1, 256, [[(s, -5.54, 0) for s in range(1, 256)]]))
 put("fuzz-lm", "trailing.bin", lm(1, 4, [uni], tail=b"\0"))
 copy("fuzz-lm", "lm-small.bin", "Tests/DigitalInkTests/Fixtures/lm-small.bin")
+
+
+def lm2(alphabet, grams, unknown=-9.0, tail=b""):
+    """INKLM2 (Training/LM_FORMAT.md) with exact 1-byte codebooks. grams: per order n >= 2, a dict
+    {symbols tuple: (logprob, backoff)}; unigrams are uniform over the alphabet (BOS included)."""
+    S = len(alphabet) + 1
+    order = 1 + len(grams)
+    out = b"INKLM2\0\0" + struct.pack("<IIf", order, S, unknown)
+    for a in alphabet:
+        b = a.encode()
+        out += struct.pack("<B", len(b)) + b
+    parents = [(i,) for i in range(S)]
+    bo1 = {p[:-1]: v[1] for n in grams for p, v in n.items() if len(p) == 2}
+    levels = [({(i,): (-math.log(S - 1), bo1.get((i,), 0.0)) for i in range(S)})] + grams
+    for n, level in enumerate(levels, start=1):
+        keys = sorted(level)
+        lps = sorted({level[k][0] for k in keys})
+        bos = sorted({level[k][1] for k in keys})
+        out += struct.pack("<IBBH", len(keys), 1, 1, 0)
+        out += struct.pack("<I", len(lps)) + f32(*lps) + struct.pack("<I", len(bos)) + f32(*bos)
+        if n >= 2:
+            out += bytes(sum(1 for k in keys if k[:-1] == p) for p in parents)
+            out += b"".join(struct.pack("<B" if S <= 256 else "<H", k[-1]) for k in keys)
+        out += bytes(lps.index(level[k][0]) for k in keys) + bytes(bos.index(level[k][1]) for k in keys)
+        parents = keys
+    return out + tail
+
+
+put("fuzz-lm", "v2-order1.bin", lm2(["a", "b"], []))
+put("fuzz-lm", "v2-order3.bin", lm2(["a", "b", "\u0142"], [{(0, 1): (-0.4, -0.2), (1, 2): (-0.3, 0.0), (1, 3): (-1.2, 0.0)},
+                                                       {(0, 1, 2): (-0.1, 0.0), (1, 2, 3): (-0.05, 0.0)}]))
+put("fuzz-lm", "v2-wide.bin", lm2([chr(0x100 + i) for i in range(299)], [{(0, 1): (-0.5, 0.0), (1, 299): (-0.2, 0.0)}]))
+put("fuzz-lm", "v2-trailing.bin", lm2(["a", "b"], [], tail=b"\0"))
+copy("fuzz-lm", "lm2-small.bin", "Tests/DigitalInkTests/Fixtures/lm2-small.bin")
 
 # --- manifest -------------------------------------------------------------------------------------
 copy("fuzz-manifest", "manifest.json", "Models/manifest.json")

@@ -1,7 +1,10 @@
 """Character n-gram language model: the decoder's prior over the recognizer's character set.
 
-Symbols are the charset indices: 1..165 are characters (``charset.INDEX``), 0 is BOS, the start of
-the text. BOS only ever appears as the first symbol of a context; it is never predicted.
+Symbols are the indices of the current alphabet (``use_alphabet``; by default the western charset, so
+1..165 are its characters in ``charset.INDEX`` order), 0 is BOS, the start of the text. BOS only ever
+appears as the first symbol of a context; it is never predicted. Keys pack symbols in ``BITS`` bits
+(8 up to 256 symbols). This module writes INKLM1 (below); ``lm_v2`` writes and reads INKLM2, the
+compact format with its own alphabet (``CharNgramLM.save_v2``, ``quantize``; ``load`` reads both).
 
 Model
 -----
@@ -63,30 +66,68 @@ from . import charset
 
 MAGIC = b"INKLM1\0\0"
 BOS = 0
-NUM_SYMBOLS = charset.NUM_CLASSES  # 166: BOS + 165 characters
-NUM_CHARS = NUM_SYMBOLS - 1
 ENTRY = np.dtype([("key", "<u8"), ("logProb", "<f4"), ("logBackoff", "<f4")])
 PRE_CONTEXT_CHARS = 20
 
-# str.translate table: character -> chr(id), so that text.encode("latin-1") gives the id bytes.
-_TO_ID = {ord(c): chr(i) for c, i in charset.INDEX.items()}
+# The alphabet being built (``use_alphabet``): symbols 1..NUM_CHARS are its characters, 0 is BOS. The
+# default is the western charset (the INKLM1 en-US model's class order). Code in this module reads
+# these globals at call time.
+ALPHABET: list[str] = []
+INDEX: dict[str, int] = {}
+NUM_SYMBOLS = 0
+NUM_CHARS = 0
+BITS = 8  # bits per symbol in an n-gram key: 8 up to 256 symbols (INKLM1's base-256 keys), else more
+_TO_ID: dict[int, str] = {}
+
+
+def key_bits(num_symbols: int) -> int:
+    """Bits per symbol in a key for ``num_symbols`` symbols (BOS included): 8 up to 256, else the
+    bit length of the largest id (the Swift reader uses the same rule)."""
+    return 8 if num_symbols <= 256 else (num_symbols - 1).bit_length()
+
+
+def use_alphabet(chars: Sequence[str]) -> None:
+    """Make ``chars`` (distinct, in symbol order) the alphabet that counting and building use."""
+    global ALPHABET, INDEX, NUM_SYMBOLS, NUM_CHARS, BITS, _TO_ID
+    chars = list(chars)
+    if len(set(chars)) != len(chars) or not chars or len(chars) > 65_534:
+        raise ValueError("an alphabet holds 1..65534 distinct symbols")
+    ALPHABET = chars
+    INDEX = {c: i + 1 for i, c in enumerate(chars)}
+    NUM_SYMBOLS = len(chars) + 1
+    NUM_CHARS = len(chars)
+    BITS = key_bits(NUM_SYMBOLS)
+    # str.translate table: character -> chr(id) (text.encode then gives the ids)
+    _TO_ID = {ord(c): chr(i) for c, i in INDEX.items()}
+
+
+use_alphabet(charset.WESTERN)
+
+
+def covers(text: str) -> bool:
+    """Whether every character of ``text`` is in the current alphabet."""
+    return all(c in INDEX for c in text)
 
 
 def encode(text: str) -> list[int]:
-    """Charset ids of the characters of ``text``; characters outside the charset are skipped."""
-    return [charset.INDEX[c] for c in text if c in charset.INDEX]
+    """Symbol ids of the characters of ``text``; characters outside the alphabet are skipped."""
+    return [INDEX[c] for c in text if c in INDEX]
 
 
-def ngram_key(symbols: Sequence[int]) -> int:
+def ngram_key(symbols: Sequence[int], bits: Optional[int] = None) -> int:
+    b = BITS if bits is None else bits
     k = 0
     for s in symbols:
-        k = (k << 8) | int(s)
+        k = (k << b) | int(s)
     return k
 
 
 def ids_array(text: str) -> np.ndarray:
-    """Fast encoding of a text made only of charset characters (and chr(0) for BOS) to uint8 ids."""
-    return np.frombuffer(text.translate(_TO_ID).encode("latin-1"), dtype=np.uint8)
+    """Fast encoding of a text made only of alphabet characters (and chr(0) for BOS) to ids."""
+    t = text.translate(_TO_ID)
+    if NUM_SYMBOLS <= 256:
+        return np.frombuffer(t.encode("latin-1"), dtype=np.uint8)
+    return np.frombuffer(t.encode("utf-32-le"), dtype="<u4")
 
 
 # --------------------------------------------------------------------------------------------
@@ -141,7 +182,7 @@ class NgramCounts:
                 break
             keys = flat[:m].copy()
             for j in range(1, n):
-                keys = (keys << 8) | flat[j:j + m]
+                keys = (keys << BITS) | flat[j:j + m]
             idx = np.arange(m)
             valid = seg[:m] == seg[n - 1:n - 1 + m]
             if n == 1:
@@ -173,10 +214,15 @@ class NgramCounts:
 # --------------------------------------------------------------------------------------------
 
 class CharNgramLM:
-    def __init__(self, order: int, tables: list[np.ndarray], num_symbols: int = NUM_SYMBOLS):
+    def __init__(self, order: int, tables: list[np.ndarray], num_symbols: Optional[int] = None,
+                 alphabet: Optional[Sequence[str]] = None, unknown_logprob: float = -30.0):
         self.order = order
-        self.num_symbols = num_symbols
+        self.num_symbols = NUM_SYMBOLS if num_symbols is None else num_symbols
+        self.bits = key_bits(self.num_symbols)
         self.tables = tables  # tables[n-1]: structured array of ENTRY, sorted by key
+        # INKLM2: the text of symbols 1..num_symbols-1; None for INKLM1 (symbols are class indices)
+        self.alphabet = list(alphabet) if alphabet is not None else None
+        self.unknown_logprob = unknown_logprob  # of a symbol the model does not know
         self._dicts: Optional[list[dict]] = None
 
     # ---- file I/O ------------------------------------------------------------------------
@@ -201,10 +247,19 @@ class CharNgramLM:
             data = f.read()
         return cls.from_bytes(data)
 
+    def save_v2(self, path: str) -> None:
+        """Write INKLM2 (``lm_v2.to_bytes``); the model must have an ``alphabet``."""
+        from . import lm_v2
+        with open(path, "wb") as f:
+            f.write(lm_v2.to_bytes(self))
+
     @classmethod
     def from_bytes(cls, data: bytes) -> "CharNgramLM":
+        if data[:8] == b"INKLM2\0\0":
+            from . import lm_v2
+            return lm_v2.from_bytes(data)
         if data[:8] != MAGIC:
-            raise ValueError("not an INKLM1 file")
+            raise ValueError("not an INKLM1 or INKLM2 file")
         order, symbols = struct.unpack_from("<II", data, 8)
         pos = 16
         tables = []
@@ -218,7 +273,7 @@ class CharNgramLM:
             tables.append(t)
         if pos != len(data):
             raise ValueError(f"{len(data) - pos} unexpected trailing bytes")
-        return cls(order, tables, symbols)
+        return cls(order, tables, symbols, alphabet=None)
 
     def num_entries(self) -> int:
         return sum(len(t) for t in self.tables)
@@ -241,11 +296,11 @@ class CharNgramLM:
         acc = 0.0
         for n in range(len(ctx) + 1, 0, -1):
             h = ctx[len(ctx) - (n - 1):] if n > 1 else []
-            e = d[n - 1].get(ngram_key(h + [char_id]))
+            e = d[n - 1].get(ngram_key(h + [char_id], self.bits))
             if e is not None:
                 return acc + e[0]
             if n > 1:
-                b = d[n - 2].get(ngram_key(h))
+                b = d[n - 2].get(ngram_key(h, self.bits))
                 if b is not None:
                     acc += b[1]
         raise KeyError(f"symbol {char_id} has no unigram")
@@ -257,11 +312,11 @@ class CharNgramLM:
         acc, bows = 0.0, []
         for n in range(len(ctx) + 1, 0, -1):
             h = ctx[len(ctx) - (n - 1):] if n > 1 else []
-            e = d[n - 1].get(ngram_key(h + [char_id]))
+            e = d[n - 1].get(ngram_key(h + [char_id], self.bits))
             if e is not None:
                 return acc + e[0], n, bows
             if n > 1:
-                b = d[n - 2].get(ngram_key(h))
+                b = d[n - 2].get(ngram_key(h, self.bits))
                 bows.append(b[1] if b is not None else 0.0)
                 acc += bows[-1]
         raise KeyError(f"symbol {char_id} has no unigram")
@@ -299,13 +354,13 @@ class CharNgramLM:
                 break
             if m == 1:
                 raise KeyError("symbols without a unigram")
-            ctx = cur >> 8
+            ctx = cur >> self.bits
             if m >= 2:
                 ck = self.tables[m - 2]["key"].astype(np.int64)
                 p2 = np.minimum(np.searchsorted(ck, ctx), len(ck) - 1)
                 f2 = ck[p2] == ctx
                 out[pending[f2]] += self.tables[m - 2]["logBackoff"][p2[f2]]
-            cur = cur & ((1 << (8 * (m - 1))) - 1)
+            cur = cur & ((1 << (self.bits * (m - 1))) - 1)
         return out
 
 
@@ -323,9 +378,9 @@ def _kept_masks(counts: NgramCounts, order: int, min_count: Sequence[float]) -> 
     kept_prev = np.arange(NUM_SYMBOLS, dtype=np.int64)  # unigram keys (contexts for n = 2), BOS included
     for n in range(2, order + 1):
         k, c = counts.get(n)
-        m = (c >= min_count[n]) & _isin_sorted(k >> 8, kept_prev)
+        m = (c >= min_count[n]) & _isin_sorted(k >> BITS, kept_prev)
         if n == 2:
-            m |= (k >> 8) == BOS
+            m |= (k >> BITS) == BOS
             kept_prev = np.union1d(k[m], np.arange(1, NUM_SYMBOLS, dtype=np.int64))
         else:
             kept_prev = k[m]
@@ -360,11 +415,11 @@ def build(counts: NgramCounts, min_count: Optional[Sequence[float]] = None,
     t1 = np.zeros(NUM_CHARS, dtype=ENTRY)
     t1["key"] = np.arange(1, NUM_SYMBOLS)
     t1["logProb"] = np.log(p1)
-    lm = CharNgramLM(order, [t1])
+    lm = CharNgramLM(order, [t1], NUM_SYMBOLS, alphabet=ALPHABET, unknown_logprob=float(np.log(p1.min())))
     masks = _kept_masks(counts, order, min_count)
     for n in range(2, order + 1):
         k, c = counts.get(n)
-        h = k >> 8
+        h = k >> BITS
         uh, inv = np.unique(h, return_inverse=True)
         Ch = np.bincount(inv, weights=c, minlength=len(uh))
         Th = np.bincount(inv, weights=np.minimum(c, 1.0), minlength=len(uh))
@@ -372,7 +427,7 @@ def build(counts: NgramCounts, min_count: Optional[Sequence[float]] = None,
         kk, ck, ik = k[keep], c[keep], inv[keep]
         Chk, Thk = Ch[ik], Th[ik]
         if n == 2:  # complete the start-of-text distribution: every (BOS, c) bigram is stored
-            have = set(kk[(kk >> 8) == BOS].tolist())
+            have = set(kk[(kk >> BITS) == BOS].tolist())
             extra = np.asarray([x for x in range(1, NUM_SYMBOLS) if x not in have], dtype=np.int64)
             if len(extra):
                 bos_pos = np.searchsorted(uh, BOS)
@@ -384,7 +439,7 @@ def build(counts: NgramCounts, min_count: Optional[Sequence[float]] = None,
                 Thk = np.concatenate([Thk, np.full(len(extra), tb)])
             o = np.argsort(kk)
             kk, ck, Chk, Thk = kk[o], ck[o], Chk[o], Thk[o]
-        low_keys = kk & ((1 << (8 * (n - 1))) - 1)
+        low_keys = kk & ((1 << (BITS * (n - 1))) - 1)
         plow = np.exp(lm.logprob_keys(n - 1, low_keys))
         denom = Chk + Thk
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -392,27 +447,95 @@ def build(counts: NgramCounts, min_count: Optional[Sequence[float]] = None,
         tn = np.zeros(len(kk), dtype=ENTRY)
         tn["key"] = kk
         tn["logProb"] = np.minimum(np.log(p), 0.0)
-        # backoff weights of the contexts (entries of table n-1), from the float32-rounded values
-        p32 = np.exp(tn["logProb"].astype(np.float64))
-        plow32 = np.exp(lm.logprob_keys(n - 1, low_keys))
-        hk = kk >> 8
-        uc, cinv = np.unique(hk, return_inverse=True)
-        sp = np.bincount(cinv, weights=p32, minlength=len(uc))
-        sl = np.bincount(cinv, weights=plow32, minlength=len(uc))
-        num = np.maximum(1.0 - sp, 1e-12)
-        den = np.maximum(1.0 - sl, 1e-12)
-        if n == 2:
-            # the BOS context has no unigram entry; its bigrams are complete, so it needs no weight
-            nb = uc != BOS
-            uc, num, den = uc[nb], num[nb], den[nb]
-        prev = lm.tables[n - 2]
-        pk = prev["key"].astype(np.int64)
-        pos = np.searchsorted(pk, uc)
-        assert np.all(pk[np.minimum(pos, len(pk) - 1)] == uc), "context missing from the lower table"
-        prev["logBackoff"][pos] = np.log(num) - np.log(den)
+        set_backoffs(lm, tn)
         lm.tables.append(tn)
     lm._dicts = None
     return lm
+
+
+def set_backoffs(lm: "CharNgramLM", tn: np.ndarray) -> None:
+    """Backoff weights of the contexts of table n (``tn``, not yet appended: the entries of table n-1,
+    ``lm.tables[-1]``), from its float32-rounded values, so that every context's distribution sums to 1.
+    A context whose continuations are all missing gets 0 (it never needs one). The BOS context (not
+    in an INKLM1 table 1) is skipped: its bigrams are complete."""
+    n = len(lm.tables) + 1
+    bits = lm.bits
+    kk = tn["key"].astype(np.int64)
+    low_keys = kk & ((1 << (bits * (n - 1))) - 1)
+    p32 = np.exp(tn["logProb"].astype(np.float64))
+    plow32 = np.exp(lm.logprob_keys(n - 1, low_keys))
+    hk = kk >> bits
+    uc, cinv = np.unique(hk, return_inverse=True)
+    sp = np.bincount(cinv, weights=p32, minlength=len(uc))
+    sl = np.bincount(cinv, weights=plow32, minlength=len(uc))
+    num = np.maximum(1.0 - sp, 1e-12)
+    den = np.maximum(1.0 - sl, 1e-12)
+    prev = lm.tables[n - 2]
+    pk = prev["key"].astype(np.int64)
+    if n == 2 and not np.any(pk == BOS):
+        nb = uc != BOS
+        uc, num, den = uc[nb], num[nb], den[nb]
+    pos = np.searchsorted(pk, uc)
+    assert np.all(pk[np.minimum(pos, len(pk) - 1)] == uc), "context missing from the lower table"
+    prev["logBackoff"][pos] = np.log(num) - np.log(den)
+    lm._dicts = None
+
+
+def _codebook(values: np.ndarray, levels: int, pin_zero: bool = False, iterations: int = 25,
+              weighted: bool = False) -> np.ndarray:
+    """At most ``levels`` values approximating ``values`` (1-D k-means from quantile starts; 0 kept
+    exactly when ``pin_zero``). Values with no more distinct entries than ``levels`` are kept exactly.
+    ``weighted`` (log-probabilities): each value weighs sqrt(p) + 0.01, so that the likely values, which
+    hold a context's mass, get the finer steps (plain k-means left P(u | q) = 0.70 rounded to 0.92)."""
+    v = np.asarray(values, dtype=np.float64)
+    u = np.unique(v.astype(np.float32)).astype(np.float64)
+    if len(u) <= levels:
+        return u
+    w = np.sqrt(np.exp(v)) + 0.01 if weighted else np.ones(len(v))
+    free = levels - (1 if pin_zero else 0)
+    o = np.argsort(v)
+    cw = np.cumsum(w[o])
+    c = np.unique(v[o][np.minimum(np.searchsorted(cw / cw[-1], (np.arange(free) + 0.5) / free), len(v) - 1)])
+    for _ in range(iterations):
+        order = np.sort(c)
+        edges = (order[1:] + order[:-1]) / 2
+        idx = np.searchsorted(edges, v)
+        sums = np.bincount(idx, weights=v * w, minlength=len(order))
+        cnt = np.bincount(idx, weights=w, minlength=len(order))
+        c = np.where(cnt > 0, sums / np.maximum(cnt, 1e-300), order)
+    if pin_zero:
+        c = np.concatenate([c, [0.0]])
+    return np.unique(c.astype(np.float32)).astype(np.float64)
+
+
+def _nearest(values: np.ndarray, book: np.ndarray) -> np.ndarray:
+    """Each value replaced by its nearest codebook value."""
+    book = np.sort(book)
+    if len(book) == 1:
+        return np.full(len(values), book[0])
+    idx = np.searchsorted((book[1:] + book[:-1]) / 2, values)
+    return book[idx]
+
+
+def quantize(model: "CharNgramLM", lp_levels: int = 256, bo_levels: int = 256) -> "CharNgramLM":
+    """A copy of ``model`` whose values per order take at most ``lp_levels`` / ``bo_levels`` values
+    (INKLM2 writes them as 1-byte codes for 256, 2-byte for up to 65536), each value rounded to the
+    nearest value of its order's codebook (1-D k-means; a backoff of exactly 0 stays 0). Unigrams keep
+    up to 65536 values.
+
+    The backoff weights are the float model's, rounded like the rest: recomputing them from the rounded
+    probabilities would turn a context whose kept continuations hold nearly all of its mass into one
+    with a vanishing backoff (the rounding error exceeding the mass left), so that every character it
+    backs off for gets almost no probability. Rounded independently, a context's distribution sums to 1
+    within the rounding error (about 0.1% at 256 levels)."""
+    tables = [t.copy() for t in model.tables]
+    for n, t in enumerate(tables, start=1):
+        lp = t["logProb"].astype(np.float64)
+        levels = 65536 if n == 1 else (lp_levels[n - 1] if isinstance(lp_levels, (list, tuple)) else lp_levels)
+        t["logProb"] = np.minimum(_nearest(lp, _codebook(lp, levels, weighted=True)), 0.0)
+        bo = t["logBackoff"].astype(np.float64)
+        t["logBackoff"] = _nearest(bo, _codebook(bo, bo_levels, pin_zero=True)) if np.any(bo != 0) else 0.0
+    return CharNgramLM(model.order, tables, model.num_symbols, model.alphabet, model.unknown_logprob)
 
 
 def build_from_texts(texts: Iterable[tuple[str, float]], order: int,
@@ -420,6 +543,82 @@ def build_from_texts(texts: Iterable[tuple[str, float]], order: int,
     counts = NgramCounts(order)
     counts.add_texts(texts)
     return build(counts, min_count)
+
+
+def kept_per_order(counts: NgramCounts, order: int, min_count: Sequence[float]) -> list[int]:
+    """Entries per order (1..order) that ``build`` keeps with these thresholds (table 1: the characters;
+    table 2 includes every (BOS, c) bigram)."""
+    masks = _kept_masks(counts, order, min_count)
+    kept = [NUM_CHARS]
+    for i, m in enumerate(masks):
+        k = counts.get(i + 2)[0][m]
+        extra = NUM_CHARS - int(np.sum((k >> BITS) == BOS)) if i == 0 else 0
+        kept.append(int(m.sum()) + extra)
+    return kept
+
+
+def prune_to_size(counts: NgramCounts, max_size: float, size_of, growth: float = 1.0) -> list[float]:
+    """Like ``prune_thresholds``, with a size budget: the smallest threshold for which
+    ``size_of(kept_per_order(...))`` is at most ``max_size``."""
+    order = counts.order
+
+    def th(theta):
+        return [0.0, 0.0, min(theta / 4.0, 1.0)] + [theta * growth ** (n - 3) for n in range(3, order + 1)]
+
+    def size(theta):
+        return size_of(kept_per_order(counts, order, th(theta)))
+
+    lo, hi = -6.0, 12.0
+    if size(10 ** lo) <= max_size:
+        return th(10 ** lo)
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        if size(10 ** mid) > max_size:
+            lo = mid
+        else:
+            hi = mid
+    return th(10 ** hi)
+
+
+def bits_per_char_text(model: "CharNgramLM", text: str) -> float:
+    """Bits per character of ``text`` (alphabet characters, chr(0) starting each text) under ``model``,
+    each character predicted from the symbols before it since its text's start (BOS included)."""
+    ids = ids_array(text).astype(np.int64)
+    is_bos = ids == BOS
+    start = np.maximum.accumulate(np.where(is_bos, np.arange(len(ids)), 0))
+    pos = np.nonzero(~is_bos)[0]
+    n_of = np.minimum(model.order, pos - start[pos] + 1)
+    nats = 0.0
+    for n in range(1, model.order + 1):
+        p = pos[n_of == n]
+        if len(p) == 0:
+            continue
+        keys = np.zeros(len(p), np.int64)
+        for j in range(n - 1, -1, -1):
+            keys = (keys << model.bits) | ids[p - j]
+        nats += float(model.logprob_keys(n, keys).sum())
+    return -nats / len(pos) / math.log(2)
+
+
+def normalization(model: "CharNgramLM", text: str, samples: int = 3000, seed: int = 0) -> dict:
+    """How far the distributions sum from 1 at ``samples`` random positions of ``text`` (as in
+    ``bits_per_char_text``): mean, 99th percentile and largest |Σ_c P(c | context) − 1|, and the mean
+    log2 Σ: what a normalised model's bits per character would add to ``bits_per_char_text``."""
+    ids = ids_array(text).astype(np.int64)
+    is_bos = ids == BOS
+    start = np.maximum.accumulate(np.where(is_bos, np.arange(len(ids)), 0))
+    pos = np.random.default_rng(seed).choice(np.nonzero(~is_bos)[0], size=samples)
+    syms = np.arange(1, model.num_symbols, dtype=np.int64)
+    sums = []
+    for p in pos:
+        n = min(model.order, p - start[p] + 1)
+        k = 0
+        for j in range(n - 1, 0, -1):
+            k = (k << model.bits) | int(ids[p - j])
+        sums.append(np.exp(model.logprob_keys(n, (k << model.bits) | syms)).sum())
+    d = np.abs(np.asarray(sums) - 1)
+    return {"mean": round(float(d.mean()), 5), "p99": round(float(np.quantile(d, 0.99)), 5),
+            "max": round(float(d.max()), 5), "mean_log2_sum": round(float(np.mean(np.log2(sums))), 5)}
 
 
 def prune_thresholds(counts: NgramCounts, max_entries: int, growth: float = 1.0) -> list[float]:
@@ -449,14 +648,15 @@ def prune_thresholds(counts: NgramCounts, max_entries: int, growth: float = 1.0)
 CASES = ("lower", "Capitalized", "UPPER")
 
 
-def word_variants(w: str) -> tuple[str, str, str]:
-    """(lower, Capitalized, UPPER) forms; 'i' and its contractions are always capitalised."""
-    cap = w[:1].upper() + w[1:]
-    low = cap if (w == "i" or w.startswith("i'")) else w
-    up = w.upper()
-    if not charset.covers(up):
-        up = cap if charset.covers(cap) else w
-    if not charset.covers(cap):
+def word_variants(w: str, upper=str.upper, english_i: bool = True) -> tuple[str, str, str]:
+    """(lower, Capitalized, UPPER) forms (``upper``: the language's uppercasing); with ``english_i``,
+    'i' and its contractions are always capitalised."""
+    cap = upper(w[:1]) + w[1:]
+    low = cap if english_i and (w == "i" or w.startswith("i'") or w.startswith("i\u2019")) else w
+    up = upper(w)
+    if not covers(up):
+        up = cap if covers(cap) else w
+    if not covers(cap):
         cap = w
     return low, cap, up
 
@@ -486,14 +686,29 @@ class RunningTextModel:
     CAPS_TEXT_RATE = 0.04
 
     def __init__(self, words: Sequence[str], freqs: Sequence[float], mean_tokens: float = 4.0,
-                 number_rate: float = 0.015, seed: int = 1234, case_start: Sequence[float] | None = None):
+                 number_rate: float = 0.015, seed: int = 1234, case_start: Sequence[float] | None = None,
+                 seps: Sequence[tuple[str, float]] | None = None, ends: Sequence[tuple[str, float]] | None = None,
+                 upper=str.upper, english_i: bool = True, case_mid: Sequence[float] | None = None,
+                 decimal_comma: bool = False, currency: str = "$"):
+        """``seps`` / ``ends``: (string, weight) separators and text endings instead of the English ones.
+        A word ending in an apostrophe (French "l'") is elided: the next word follows it directly.
+        ``upper``: the language's uppercasing; ``english_i``: 'i' is always capitalised;
+        ``case_mid``: (lower, Capitalized, UPPER) shares inside a sentence; ``decimal_comma``: numbers
+        as 3,14 and 1.000; ``currency``: the sign of prices."""
         self.words = list(words)
+        self.SEPS = tuple(seps) if seps is not None else self.SEPS
+        self.ENDS = tuple(ends) if ends is not None else self.ENDS
+        if case_mid is not None:
+            self.CASE_MID = tuple(float(x) for x in case_mid)
+        self.decimal_comma = decimal_comma
+        self.currency = currency
+        self.elided = np.asarray([w.endswith("'") or w.endswith("\u2019") for w in self.words], dtype=bool)
         if case_start is not None:  # (lower, Capitalized, UPPER) shares for a text's first word
             assert len(case_start) == 3 and min(case_start) >= 0 and sum(case_start) > 0, case_start
             self.CASE_START = tuple(float(x) for x in case_start)  # used relative to their sum
         f = np.asarray(freqs, dtype=np.float64)
         self.freqs = f / f.sum()
-        self.variants = [word_variants(w) for w in self.words]
+        self.variants = [word_variants(w, upper, english_i) for w in self.words]
         self.mean_tokens = mean_tokens
         self.number_rate = number_rate
         self.seed = seed
@@ -509,8 +724,15 @@ class RunningTextModel:
             s = ("19" if rng.random() < 0.5 else "20") + digits(2, False)
         else:
             s = digits(k)
+        if self.decimal_comma:
+            if r < 0.05:
+                return s + " " + self.currency
+            if r < 0.18 and r >= 0.13:
+                return digits(1) + "," + digits(int(rng.integers(1, 3)), False)
+            if 0.18 <= r < 0.21:
+                return digits(int(rng.integers(1, 4))) + "." + digits(3, False)
         if r < 0.05:
-            return "$" + s
+            return (self.currency + s) if len(self.currency) == 1 else (self.currency + " " + s)
         if r < 0.09:
             return s + "%"
         if r < 0.13:
@@ -554,20 +776,26 @@ class RunningTextModel:
             last_word = None  # (L, case) of the word awaiting its right neighbour
             state = "s"
             while True:
+                elide = False
                 if is_num[i]:
                     tok = self._number(rng)
                 else:
                     case = 2 if caps else int(np.searchsorted(cum[state], u_case[i] * cum[state][-1], side="right"))
                     case = min(case, 2)
                     tok = self.variants[widx[i]][case]
-                    starts.append(pos)
-                    ends_pos.append(pos + len(tok))
-                    last_word = (prev, case)
-                    n_words += 1
+                    elide = bool(self.elided[widx[i]])
+                    if not elide:  # an elided word ("l'") is counted on the sample only
+                        starts.append(pos)
+                        ends_pos.append(pos + len(tok))
+                        last_word = (prev, case)
+                        n_words += 1
                 pieces.append(tok)
                 pos += len(tok)
                 prev = tok[-1]
                 i += 1
+                if elide and i < n_tokens:  # the next word follows directly, mostly in lowercase
+                    state = "m"
+                    continue
                 if stop[i - 1] or i >= n_tokens:
                     e = ends[end_i[i - 1]]
                     if last_word is not None:
@@ -634,7 +862,8 @@ class RunningTextModel:
         return out
 
     def _add_local(self, out: NgramCounts, order: int, pi: dict, word_mass: float, min_weight: float):
-        f = self.freqs * word_mass
+        f = np.where(self.elided, 0.0, self.freqs)
+        f = f / f.sum() * word_mass
         nw = len(self.words)
         p_case = np.zeros(3)
         p_lc: dict[tuple[str, int], float] = {}

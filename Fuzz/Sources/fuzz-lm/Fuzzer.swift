@@ -1,5 +1,6 @@
-// libFuzzer target: the character n-gram language model reader (lm.bin), then a few scores from
-// every model it accepted (symbols inside and outside its alphabet).
+// libFuzzer target: the character n-gram language model reader (lm.bin, INKLM1 and INKLM2), then a
+// few scores from every model it accepted (symbols inside and outside its alphabet), unbound and bound
+// to a few labels (some known to the model, some not).
 import Foundation
 @_spi(Engine) @testable import DigitalInk
 
@@ -14,5 +15,10 @@ func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         state = next
     }
     _ = lm.state(afterSymbols: Array(0..<min(n, 16)))
+    let bound = lm.bound(toLabels: ["a", "b", " ", "\u{0142}", "\u{201E}", "e\u{0301}"] + (lm.alphabet?.prefix(3) ?? []))
+    var b = bound.startState(preContext: [1, 2, 4, 9])
+    for symbol in [0, 1, 3, 5, 6, 7, 9, 10] {
+        b = bound.score(symbol, after: b).next
+    }
     return 0
 }

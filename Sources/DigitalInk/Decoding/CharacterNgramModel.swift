@@ -1,24 +1,31 @@
 import Foundation
 
-/// A character n-gram model in the project's `lm.bin` format (see `Training/LM_FORMAT.md`).
+/// A character n-gram model read from an `lm.bin` file (INKLM1 or INKLM2, see `Training/LM_FORMAT.md`).
 ///
-/// Little-endian: magic `INKLM1\0\0`; UInt32 order N; UInt32 symbol count S (symbol 0 is the start of
-/// text); then for n = 1...N a UInt32 count and that many entries sorted by key: UInt64 key, Float32
-/// log-probability, Float32 log-backoff. The key of symbols s₁…sₙ (sₙ predicted) is Σ sᵢ·256ⁿ⁻ⁱ.
+/// INKLM1 files are keyed by the network's class indices. INKLM2 files carry their own alphabet (the
+/// text of each symbol); ``bound(toLabels:)`` maps a network's labels onto it, so that one LM serves any
+/// network whose labels it shares. A class the LM does not know scores ``unknownLogProbability`` and
+/// starts the context afresh (its successors back off as after the start of an unknown text).
 ///
 /// Lookup is classic backoff: the longest stored n-gram wins, adding the backoff weights of the
 /// contexts that were shortened. Each lookup is a binary search per order inside a bucket of keys
 /// (an index by the keys' top bits, built at load): O(N log(E / 2^14)).
 @_spi(Engine) public struct CharacterNgramModel: LanguageModel, Sendable {
-    /// The last N−1 symbols, packed as base-256 digits (most recent in the lowest byte), and how many
-    /// symbols are held.
+    /// The last N−1 symbols, packed as `bits`-bit digits (most recent lowest), and how many symbols
+    /// are held.
     public struct State: Hashable, Sendable {
         var packed: UInt64
         var length: Int
     }
 
     public let order: Int
+    /// LM symbols 0..<symbolCount; 0 is the start of text.
     public let symbolCount: Int
+    /// The text of symbols 1..<symbolCount (INKLM2); nil where symbols are class indices (INKLM1).
+    public let alphabet: [String]?
+    /// The log-probability of a class the LM does not know (INKLM2: stored in the file; INKLM1: −30).
+    public let unknownLogProbability: Float
+    private let bits: UInt64
     private let keys: [[UInt64]]
     private let logProbs: [[Float]]
     private let logBackoffs: [[Float]]
@@ -27,6 +34,8 @@ import Foundation
     /// searches a few keys instead of the whole order (the same result as a binary search over all).
     private let starts: [[Int32]]
     private let shifts: [UInt64]
+    /// LM symbol of each class (−1: unknown), set by ``bound(toLabels:)``; nil: classes are LM symbols.
+    private var symbolOfClass: [Int32]?
     static let bucketBits: UInt64 = 14
 
     public init(contentsOf url: URL) throws(DigitalInkError) {
@@ -38,74 +47,32 @@ import Foundation
     }
 
     public init(data: Data, name: String = "lm.bin") throws(DigitalInkError) {
-        func corrupt(_ r: String) -> DigitalInkError { .modelCorrupt(file: name, reason: r) }
         let bytes = [UInt8](data)
-        var pos = 0
-        func u32() throws(DigitalInkError) -> UInt32 {
-            guard pos + 4 <= bytes.count else { throw corrupt("truncated at byte \(pos)") }
-            defer { pos += 4 }
-            return UInt32(bytes[pos]) | UInt32(bytes[pos + 1]) << 8 | UInt32(bytes[pos + 2]) << 16 | UInt32(bytes[pos + 3]) << 24
+        let magic = bytes.count >= 8 ? Array(bytes[0..<8]) : []
+        if magic == Array("INKLM1\0\0".utf8) {
+            self.init(tables: try .readINKLM1(bytes, name: name))
+        } else if magic == Array("INKLM2\0\0".utf8) {
+            self.init(tables: try .readINKLM2(bytes, name: name))
+        } else {
+            throw .modelCorrupt(file: name, reason: "not an INKLM1 or INKLM2 file")
         }
-        guard bytes.count >= 16, Array(bytes[0..<8]) == Array("INKLM1\0\0".utf8) else { throw corrupt("not an INKLM1 file") }
-        pos = 8
-        let order = Int(try u32())
-        let symbols = Int(try u32())
-        guard (1...7).contains(order), (2...256).contains(symbols) else {
-            throw corrupt("order \(order) or symbol count \(symbols) out of range")
-        }
-        var keys: [[UInt64]] = [], lps: [[Float]] = [], bows: [[Float]] = []
-        for n in 1...order {
-            let count = Int(try u32())
-            guard count <= (bytes.count - pos) / 16 else { throw corrupt("order \(n): \(count) entries do not fit in the file") }
-            // Filled through buffer pointers (writing the arrays element by element from inside the
-            // closure made loading the shipped model several times slower).
-            let start = pos
-            let (k, lp, bo) = bytes.withUnsafeBytes { raw in
-                (
-                    [UInt64](unsafeUninitializedCapacity: count) { b, n in
-                        for i in 0..<count {
-                            b[i] = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start + 16 * i, as: UInt64.self))
-                        }
-                        n = count
-                    },
-                    [Float](unsafeUninitializedCapacity: count) { b, n in
-                        for i in 0..<count {
-                            b[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 16 * i + 8,
-                                                                                         as: UInt32.self)))
-                        }
-                        n = count
-                    },
-                    [Float](unsafeUninitializedCapacity: count) { b, n in
-                        for i in 0..<count {
-                            b[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 16 * i + 12,
-                                                                                         as: UInt32.self)))
-                        }
-                        n = count
-                    }
-                )
-            }
-            pos += 16 * count
-            for i in 0..<count {
-                guard lp[i].isFinite, lp[i] <= 1e-4, bo[i].isFinite else { throw corrupt("order \(n) entry \(i) has an invalid value") }
-                guard i == 0 || k[i - 1] < k[i] else { throw corrupt("order \(n) keys are not sorted") }
-            }
-            keys.append(k); lps.append(lp); bows.append(bo)
-        }
-        guard pos == bytes.count else { throw corrupt("\(bytes.count - pos) unexpected bytes at the end") }
-        guard keys[0].count == symbols - 1 else {
-            throw corrupt("\(keys[0].count) unigrams for \(symbols - 1) symbols")
-        }
-        self.order = order
-        self.symbolCount = symbols
-        self.keys = keys
-        self.logProbs = lps
-        self.logBackoffs = bows
+    }
+
+    init(tables t: CharacterNgramTables) {
+        order = t.order
+        symbolCount = t.symbolCount
+        alphabet = t.alphabet
+        unknownLogProbability = t.unknownLogProbability
+        bits = UInt64(t.bits)
+        keys = t.keys
+        logProbs = t.logProbs
+        logBackoffs = t.logBackoffs
         var starts: [[Int32]] = [], shifts: [UInt64] = []
-        for (i, k) in keys.enumerated() {
-            // Keys of order n are below 256^n: bucket by their top bits.
-            let bits = UInt64(8 * (i + 1))
-            let shift = bits > Self.bucketBits ? bits - Self.bucketBits : 0
-            let buckets = Int(1 << min(bits, Self.bucketBits))
+        for (i, k) in t.keys.enumerated() {
+            // Keys of order n are below 2^(bits·n): bucket by their top bits.
+            let keyBits = UInt64(t.bits * (i + 1))
+            let shift = keyBits > Self.bucketBits ? keyBits - Self.bucketBits : 0
+            let buckets = Int(1 << min(keyBits, Self.bucketBits))
             var s = [Int32](repeating: 0, count: buckets + 1)
             var j = 0
             for b in 0..<buckets {
@@ -120,37 +87,67 @@ import Foundation
         self.shifts = shifts
     }
 
+    /// This model scoring a network's classes: class i (1...labels.count) is the LM symbol whose text
+    /// is `labels[i − 1]`, or unknown when the alphabet has no such symbol. INKLM1 models (no alphabet)
+    /// are returned as they are: their symbols are the classes.
+    public func bound(toLabels labels: [String]) -> CharacterNgramModel {
+        guard let alphabet else { return self }
+        var symbol: [String: Int32] = [:]
+        for (i, text) in alphabet.enumerated() { symbol[text] = Int32(i + 1) }
+        var copy = self
+        copy.symbolOfClass = [-1] + labels.map { symbol[$0] ?? -1 }
+        return copy
+    }
+
+    /// How many of `labels` the model knows (all of them for INKLM1 models of the same size).
+    public func knownLabelCount(_ labels: [String]) -> Int {
+        guard let alphabet else { return min(labels.count, symbolCount - 1) }
+        let known = Set(alphabet)
+        return labels.filter(known.contains).count
+    }
+
     public func startState(preContext: [Int]) -> State {
         var s = State(packed: 0, length: 1)  // symbol 0: start of text
-        for sym in preContext { s = advance(s, sym) }
+        for sym in preContext { s = advance(s, lmSymbol(sym)) }
         return s
     }
 
     public func score(_ symbol: Int, after state: State) -> (logProbability: Float, next: State) {
-        (logProbability(symbol, state), advance(state, symbol))
+        let s = lmSymbol(symbol)
+        guard s > 0 else { return (unknownLogProbability, State(packed: 0, length: 0)) }
+        return (logProbability(s, state), advance(state, s))
     }
 
+    /// The LM symbol of a class, or −1 when the model does not know it (BOS is never a class).
+    @inline(__always)
+    func lmSymbol(_ symbol: Int) -> Int {
+        if let map = symbolOfClass { return symbol >= 0 && symbol < map.count ? Int(map[symbol]) : -1 }
+        return symbol > 0 && symbol < symbolCount ? symbol : -1
+    }
+
+    /// The state after one more LM symbol; an unknown one (−1) empties the context.
     fileprivate func advance(_ s: State, _ symbol: Int) -> State {
         let keep = order - 1
-        guard keep > 0 else { return State(packed: 0, length: 0) }
+        guard keep > 0, symbol >= 0 else { return State(packed: 0, length: 0) }
         let length = min(s.length + 1, keep)
-        let mask: UInt64 = length >= 8 ? ~0 : (UInt64(1) << UInt64(8 * length)) - 1
-        return State(packed: ((s.packed << 8) | UInt64(symbol & 0xFF)) & mask, length: length)
+        let used = bits * UInt64(length)
+        let mask: UInt64 = used >= 64 ? ~0 : (UInt64(1) << used) - 1
+        return State(packed: ((s.packed << bits) | UInt64(symbol)) & mask, length: length)
     }
 
-    /// log P(symbol | state) with backoff.
+    /// log P(symbol | state) with backoff, for an LM symbol in 1..<symbolCount.
     func logProbability(_ symbol: Int, _ s: State) -> Float {
         var acc: Float = 0
         var n = min(s.length, order - 1) + 1
         while n >= 1 {
             let ctxLen = n - 1
-            let ctx = ctxLen == 0 ? 0 : s.packed & ((UInt64(1) << UInt64(8 * ctxLen)) - 1)
-            let key = (ctx << 8) | UInt64(symbol & 0xFF)
+            let ctx = ctxLen == 0 ? 0 : s.packed & ((UInt64(1) << (bits * UInt64(ctxLen))) - 1)
+            let key = (ctx << bits) | UInt64(symbol)
             if let i = find(key, order: n - 1) { return acc + logProbs[n - 1][i] }
             if ctxLen > 0, let j = find(ctx, order: ctxLen - 1) { acc += logBackoffs[ctxLen - 1][j] }
             n -= 1
         }
-        return acc + -30  // a symbol outside the model: effectively impossible
+        return acc + unknownLogProbability  // a symbol without a unigram (never in a valid file)
     }
 
     /// The index of `key` among the keys of order index `o` (0 for unigrams), or nil: a binary search
@@ -172,10 +169,11 @@ import Foundation
 }
 
 extension CharacterNgramModel {
-    /// The state after exactly `symbols` (0 included where a text starts), keeping the last N−1.
+    /// The state after exactly `symbols` (class indices, 0 included where a text starts), keeping the
+    /// last N−1.
     func state(afterSymbols symbols: [Int]) -> State {
         var s = State(packed: 0, length: 0)
-        for sym in symbols { s = advance(s, sym) }
+        for sym in symbols { s = advance(s, sym == 0 ? 0 : lmSymbol(sym)) }
         return s
     }
 }

@@ -41,10 +41,12 @@ struct LoadedModel: Sendable {
             symbolOfCharacter = map
             if let lmPath = config.decoder?.languageModel, let languageModelURL {
                 let lm = try CharacterNgramModel(contentsOf: languageModelURL)
-                guard lm.symbolCount == config.network.numClasses else {
+                // INKLM1 is keyed by class index: the sizes must agree. INKLM2 maps the labels onto its
+                // own alphabet (labels it does not know score its unknown-symbol log-probability).
+                guard lm.alphabet != nil || lm.symbolCount == config.network.numClasses else {
                     throw .modelCorrupt(file: lmPath, reason: "\(lm.symbolCount) symbols, the network has \(config.network.numClasses) classes")
                 }
-                languageModel = lm
+                languageModel = lm.bound(toLabels: config.labels)
             } else {
                 languageModel = nil
             }
