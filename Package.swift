@@ -35,13 +35,45 @@ let package = Package(
             linkerSettings: [.linkedFramework("Accelerate", .when(platforms: [.macOS, .iOS]))]
         ),
         // Models/ is the embedded repository in a checkout and, through this target, a resource bundle
-        // that travels with a built program (Bundle.module). A new model adds a line here.
+        // that travels with a built program (Bundle.module). A new model (or a shared network folder such as
+        // latn-bilstm96x3) adds a line here.
         .target(
             name: "DigitalInkModels",
             dependencies: ["DigitalInk"],
             path: "Models",
             sources: ["Swift"],
-            resources: [.copy("manifest.json"), .copy("en-US"), .copy("zxx-Zsym-x-shapes")]
+            resources: [
+                .copy("manifest.json"),
+                .copy("ca"),
+                .copy("cs"),
+                .copy("da"),
+                .copy("de"),
+                .copy("de-CH"),
+                .copy("en-US"),
+                .copy("es"),
+                .copy("fi"),
+                .copy("fil"),
+                .copy("fr"),
+                .copy("hr"),
+                .copy("hu"),
+                .copy("id"),
+                .copy("is"),
+                .copy("it"),
+                .copy("latn-bilstm96x3"),
+                .copy("lt"),
+                .copy("lv"),
+                .copy("ms"),
+                .copy("nb"),
+                .copy("nl"),
+                .copy("pl"),
+                .copy("pt"),
+                .copy("ro"),
+                .copy("sk"),
+                .copy("sl"),
+                .copy("sv"),
+                .copy("tr"),
+                .copy("zxx-Zsym-x-shapes"),
+            ]
         ),
         .executableTarget(
             name: "inkrec",

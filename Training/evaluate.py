@@ -43,6 +43,10 @@ def network(n, state_dict):
 def load_model(model_dir):
     with open(os.path.join(model_dir, "config.json")) as f:
         cfg = json.load(f)
+    from inkrec_training import charset
+    for name, chars in charset.SETS.items():  # greedy decoding reads the charset module
+        if chars == cfg["labels"]:
+            charset.select(name)
     tensors = load_file(os.path.join(model_dir, cfg["network"]["weights"]))
     if cfg["network"].get("precision") == "int8":
         # Greedy figures use the 8-bit weights dequantized (the activations in float); the beam-search

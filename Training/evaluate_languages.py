@@ -69,11 +69,15 @@ def accented_errors(hyp: str, ref: str) -> tuple[int, int]:
     return sum(1 for k in acc if k not in kept), len(acc)
 
 
-def make_words(lang: str, by_writer: dict, xh: dict, writers: list, n: int, seed: int):
+def make_words(ident: str, by_writer: dict, xh: dict, writers: list, n: int, seed: int):
     from wordfreq import top_n_list, word_frequency
+    lang, no_eszett = word_language(ident)
     latin = set(charset.SETS["latin"])
     ws = [w for w in top_n_list(lang, 20000) if len(w) >= 2 and all(c in latin for c in w) and not any(c.isdigit() for c in w)]
     wt = [math.sqrt(word_frequency(w, lang)) for w in ws]
+    if no_eszett:
+        ws = [w.replace("ß", "ss") for w in ws]
+    lang = ident
     rng = random.Random(f"{seed}-{lang}")
     out = []
     tries = 0
@@ -88,17 +92,18 @@ def make_words(lang: str, by_writer: dict, xh: dict, writers: list, n: int, seed
 
 
 def model_dirs(models: str) -> dict:
-    """{language subtag: model directory} of the Latin text models under ``models``."""
-    out = {}
-    for name in sorted(os.listdir(models)):
-        mj = os.path.join(models, name, "model.json")
-        if not os.path.exists(mj):
-            continue
-        m = json.load(open(mj))
-        if m.get("kind") != "text" or "-x-" in m["identifier"]:
-            continue
-        out.setdefault(m.get("language", m["identifier"].split("-")[0]), os.path.join(models, name))
-    return out
+    """{identifier: model directory} of the Latin language models under ``models`` (those of
+    export_latin.LANGUAGE_MODELS)."""
+    from export_latin import LANGUAGE_MODELS
+    return {name: os.path.join(models, name) for name in sorted(os.listdir(models))
+            if name in LANGUAGE_MODELS and os.path.exists(os.path.join(models, name, "model.json"))}
+
+
+def word_language(identifier: str) -> tuple[str, bool]:
+    """(wordfreq code of the identifier's words, whether ß is written ss)."""
+    from export_latin import LANGUAGE_MODELS
+    code = LANGUAGE_MODELS[identifier][0]
+    return ("de", True) if code == "de-CH" else (code, False)
 
 
 def main():

@@ -310,3 +310,21 @@ struct CLITests {
         #expect(svg.components(separatedBy: "<polyline").count - 1 == strokes)
     }
 }
+
+@Suite("inkrec reads the composed samples of other Latin languages", .serialized)
+struct CLILanguageTests {
+    @Test("--language picks a Latin model (the shared network is installed once); accented letters come out",
+          arguments: [("de", "Samples/composed-de.json"), ("pl", "Samples/composed-pl.json"), ("fr", "Samples/composed-fr.json")])
+    func languageSample(_ language: String, _ sample: String) async throws {
+        let storage = try CLI.temporaryDirectory().path
+        let label = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sample)))
+            as? [String: Any])["label"] as? String
+        let r = try await CLI.run(["recognize", sample, "--language", language, "--storage", storage, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let texts = (out["candidates"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        // The sample's word, case aside, among the candidates, and the best one has accented letters.
+        #expect(texts.contains { $0.lowercased() == label?.lowercased() }, "\(texts)")
+        #expect(texts.first.map { !$0.allSatisfy(\.isASCII) } == true, "\(texts)")
+    }
+}

@@ -126,6 +126,27 @@ struct ModelManagerIdentifierTests {
         #expect(try Identifier.from(languageTag: "zxx-Zsym-x-shapes", in: shipped) == .shapes)
     }
 
+    @Test("the shipped Latin language models: regions and related tags find them", arguments: [
+        ("de", "de"), ("de-DE", "de"), ("de-AT", "de"), ("de-CH", "de-CH"), ("fr-CA", "fr"), ("fr-FR", "fr"),
+        ("pt-BR", "pt"), ("pt-PT", "pt"), ("es-MX", "es"), ("es-419", "es"), ("hr", "hr"), ("bs", "hr"),
+        ("sr-Latn", "hr"), ("sh", "hr"), ("no", "nb"), ("nb-NO", "nb"), ("nn", nil), ("tl", "fil"), ("fil-PH", "fil"),
+        ("pl-PL", "pl"), ("tr-TR", "tr"), ("is", "is"), ("vi", nil),
+    ] as [(String, String?)])
+    func shippedLatinModels(_ tag: String, _ expected: String?) throws {
+        let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
+        #expect(try Identifier.from(languageTag: tag, in: shipped)?.languageTag == expected)
+    }
+
+    @Test("every Latin language model shares one network file, listed with one checksum")
+    func latinModelsShareTheNetwork() throws {
+        let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
+        let latin = shipped.models.filter { ($0.network ?? "").hasPrefix("latn-bilstm") && $0.files.contains { $0.path.hasPrefix("latn-") } }
+        #expect(latin.count >= 25)
+        let networkFiles = latin.map { model in model.files.filter { $0.path.hasPrefix("latn-") } }
+        #expect(networkFiles.allSatisfy { $0.count == 1 })
+        #expect(Set(networkFiles.compactMap { $0.first?.sha256 }).count == 1)
+    }
+
     @Test func defaultStorageFollowsXDGCacheHome() {
         let home = URL(fileURLWithPath: "/home/ink", isDirectory: true)
         #expect(ModelManager.linuxStorageDirectory(environment: ["XDG_CACHE_HOME": "/var/cache/me"], home: home).path

@@ -120,5 +120,9 @@ def load_reference_model(weights: str):
     from .model import InkRecNet
     cfg = json.load(open(os.path.join(os.path.dirname(weights), "config.json")))["network"]
     net = InkRecNet(cfg["inputDim"], cfg["hidden"], cfg["layers"], cfg["numClasses"], cfg["reduceAfter"], cfg["head"])
-    net.load_state_dict({k: v.float() for k, v in load_file(weights).items()})
+    tensors = load_file(weights)
+    if cfg.get("precision") == "int8":  # 8-bit weights: dequantized (the activations stay float here)
+        from .quantize import dequantize_state
+        tensors = dequantize_state(tensors)
+    net.load_state_dict({k: v.float() for k, v in tensors.items()})
     return net

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Composed samples of a few Latin languages for Samples/ (`composed-<lang>.json`), marked as composed.
+
+    python3 Training/make_language_samples.py
+
+Each is a real word of the language built from ONE held-out UNIPEN writer's isolated characters
+(validation writers of the "tuning" half of evaluate_languages.py, so the reported figures never see
+them) with its diacritics drawn in that writer's scale (`languages.compose_language_word`). Not real
+handwriting of the language; see Docs/composer.md.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from inkrec_training import charset, compose, data, languages  # noqa: E402
+from evaluate_languages import writer_set  # noqa: E402
+
+WORDS = {"de": "Übung", "pl": "źródło", "fr": "élève", "cs": "řeka"}
+
+
+def main():
+    charset.select("latin")
+    chars = [it for it in data.load("chars") if data.is_validation_writer(it.writer) and len(it.label) == 1]
+    by_writer: dict = {}
+    for it in chars:
+        by_writer.setdefault(it.writer, {}).setdefault(it.label, []).append(it.strokes)
+    writers = sorted(w for w, d in by_writer.items() if len(d) >= 60 and writer_set(w) == "tuning")
+    out_dir = os.path.join(HERE, "..", "Samples")
+    for lang, word in WORDS.items():
+        for seed in range(50):
+            rng = random.Random(f"{lang}-{seed}")
+            w = rng.choice(writers)
+            strokes = languages.compose_language_word(word, by_writer[w], rng, compose.x_height(by_writer[w]), late=0.0)
+            if strokes is not None:
+                break
+        doc = {"id": f"composed-{lang}", "label": word,
+               "note": f"COMPOSED, not real {lang} handwriting: isolated UNIPEN characters of held-out writer {w} "
+                       "(CC BY 4.0) with drawn diacritics (Training/make_language_samples.py)",
+               "strokes": [{"points": [{"x": round(float(p[0]), 1), "y": round(float(p[1]), 1)} for p in s]} for s in strokes]}
+        with open(os.path.join(out_dir, f"composed-{lang}.json"), "w", encoding="utf-8") as f:
+            json.dump(doc, f, ensure_ascii=False)
+            f.write("\n")
+        print(f"Samples/composed-{lang}.json: {word} (writer {w}, seed {seed})")
+
+
+if __name__ == "__main__":
+    main()
