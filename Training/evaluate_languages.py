@@ -176,6 +176,8 @@ def main():
     if args.card:
         for lang, r in results.items():
             write_card(os.path.join(ROOT, r["model"]), lang, r, args)
+        from export import write_manifest  # the cards' sizes and checksums
+        write_manifest(args.models)
 
 
 def write_card(model_dir: str, lang: str, r: dict, args) -> None:
