@@ -116,6 +116,8 @@ def main():
     ap.add_argument("--inkrec", default=os.path.join(ROOT, ".build", "release", "inkrec"))
     ap.add_argument("--json")
     ap.add_argument("--card", action="store_true", help="write each language's figures into its MODEL_CARD.md")
+    ap.add_argument("--readme", action="store_true", help="write the language table into README.md (after its "
+                    "<!-- languages-table --> marker, up to the next heading)")
     args = ap.parse_args()
     charset.select("latin")
     dirs = model_dirs(args.models)
@@ -173,11 +175,37 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"set": args.set, "seed": args.seed, "results": results}, f, indent=1, ensure_ascii=False)
+    if args.readme:
+        write_readme_table(results, args)
     if args.card:
         for lang, r in results.items():
             write_card(os.path.join(ROOT, r["model"]), lang, r, args)
         from export import write_manifest  # the cards' sizes and checksums
         write_manifest(args.models)
+
+
+def write_readme_table(results: dict, args) -> None:
+    from export_latin import LANGUAGE_MODELS
+    path = os.path.join(ROOT, "README.md")
+    text = open(path, encoding="utf-8").read()
+    marker = "<!-- languages-table -->"
+    rows = ["| model | language | also matches | language model | words right | CER | CER, accented letters |",
+            "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
+    for ident, r in results.items():
+        _, english, aliases = LANGUAGE_MODELS[ident]
+        lm = os.path.getsize(os.path.join(ROOT, r["model"], "lm.bin"))
+        acc = f"{100 * r['accented_cer']:.1f}% of {r['accented_letters']}" if r["accented_letters"] else "—"
+        rows.append(f"| `{ident}` | {english} | {', '.join(aliases) or '—'} | {lm / 1e6:.2f} MB | {100 * r['word_acc']:.1f}% | "
+                    f"{100 * r['cer']:.1f}% | {acc} |")
+    table = (f"{marker}\n{chr(10).join(rows)}\n\nComposed words of {r['writers']} held-out writers, {r['words']} per "
+             f"language, with each model's LM (`python3 Training/evaluate_languages.py --words {args.words} --readme`). "
+             "Region tags match the model of their language (`de-AT` → `de`, `pt-BR` → `pt`, `fr-CA` → `fr`); "
+             "`de-CH` has its own LM (ss for ß).\n\n")
+    a = text.index(marker)
+    b = text.index("\n## ", a)
+    text = text[:a] + table + text[b + 1:]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def write_card(model_dir: str, lang: str, r: dict, args) -> None:

@@ -76,13 +76,13 @@ def main():
     tables = {l: accents.substitution_table(l, 20000) for l in langs}
     rows = []
     for it in words:
-        if it.id not in boxes or len(rows) >= 12:
+        if (it.id, it.label) not in boxes or len(rows) >= 12:
             continue
         lang = langs[len(rows) % len(langs)]
         target = accents.substitute(it.label, tables[lang], rng)
         if target == it.label:
             continue
-        b, last = boxes[it.id]
+        b, last = boxes[(it.id, it.label)]
         composed = accents.compose_marks(it.strokes, b, last, it.label, target, rng)
         rows.append((f"{lang}: {target}  (real word “{it.label}”)", mark_strokes(it.strokes, composed), len(it.strokes)))
     svg(rows, os.path.join(args.out, "real-words.svg"))

@@ -71,7 +71,7 @@ def viterbi(lp: np.ndarray, target: list[int], blank: int = 0) -> list[tuple[int
 
 
 def letter_boxes(model, items, batch: int = 64, max_edits: int = 1):
-    """{item id: (boxes (L, 4) float32 of x0, x1, top, bottom; last stroke index of each letter (L,))}."""
+    """{(item id, label): (boxes (L, 4) float32 of x0, x1, top, bottom; last stroke index of each letter (L,))}."""
     out = {}
     model.eval()
     with torch.no_grad():
@@ -107,8 +107,8 @@ def letter_boxes(model, items, batch: int = 64, max_edits: int = 1):
                     p = pts[a:b]
                     boxes[k] = (p[:, 0].min(), p[:, 0].max(), p[:, 1].min(), p[:, 1].max())
                     last[k] = owner[b - 1]
-                if ok:
-                    out[it.id] = (boxes, last)
+                if ok:  # keyed by id and label: UNIPEN reuses some ids for other items
+                    out[(it.id, it.label)] = (boxes, last)
     return out
 
 

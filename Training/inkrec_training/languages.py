@@ -72,7 +72,7 @@ class LanguageSources:
         self.langs = list(langs)
         self.tables = {l: accents.substitution_table(l) for l in self.langs}
         self.vocab = {l: words_of(l, n_words) for l in self.langs}
-        self.aligned = [w for w in words if w.id in boxes]
+        self.aligned = [w for w in words if (w.id, w.label) in boxes]
         self.boxes = boxes
         self.by_writer: dict = {}
         for it in chars:
@@ -87,7 +87,7 @@ class LanguageSources:
         target = accents.substitute(it.label, self.tables[lang], rng)
         if target == it.label and rng.random() < 0.7:
             target = accents.substitute(it.label, self.tables[lang], rng)
-        b, last = self.boxes[it.id]
+        b, last = self.boxes[(it.id, it.label)]
         return accents.compose_marks(it.strokes, b, last, it.label, target, rng), target
 
     def composed_word(self, rng: random.Random, lang: Optional[str] = None, writers=None) -> Optional[tuple[list, str]]:

@@ -130,11 +130,15 @@ def test_case_of_a_texts_first_word_follows_case_start():
 
 
 def test_shipped_lm():
+    """en-US's LM (1.4.0: INKLM2, pruned to 2 MB and quantized to 8-bit codebooks, so a context's
+    distribution sums to 1 only approximately; LM_FORMAT.md measures how far)."""
     model = lm.CharNgramLM.load(REAL_LM)
-    assert os.path.getsize(REAL_LM) < 8_000_000
-    assert 5 <= model.order <= 7 and len(model.tables[0]) == 165
+    with open(REAL_LM, "rb") as f:
+        assert f.read(8) == b"INKLM2\0\0"
+    assert os.path.getsize(REAL_LM) <= 2_000_000
+    assert 5 <= model.order <= 7 and list(model.alphabet) == charset.WESTERN
     for text in ["", "hello", "the argum", "(555) 12", "Zürich"]:
-        assert total_probability(model, [0] + lm.encode(text)) == pytest.approx(1.0, abs=1e-4), text
+        assert total_probability(model, [0] + lm.encode(text)) == pytest.approx(1.0, abs=0.05), text
     p = lambda ctx, c: math.exp(model.logprob([0] + lm.encode(ctx), charset.INDEX[c]))
     assert p("hello", " ") > p("hel", " ")
     assert p("argum", "e") > p("argun", "e")
