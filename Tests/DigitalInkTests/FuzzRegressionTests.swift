@@ -19,6 +19,12 @@ struct FuzzRegressionTests {
         #expect(throws: DigitalInkError.self) { _ = try InkDocument.read(bytes, source: name) }
     }
 
+    @Test("an INKLM1 file whose key has more digits than its order is a typed error (it trapped building the index)")
+    func lmKeyBeyondItsOrder() throws {
+        let bytes = try Self.data("lm-key-beyond-its-order.bin")
+        #expect(throws: DigitalInkError.self) { _ = try CharacterNgramModel(data: bytes, name: "lm.bin") }
+    }
+
     @Test("a trace format with a regular channel after the intermittent ones: a typed error, not an index out of range")
     func channelOrder() {
         let text = #"<ink><traceFormat><channel name="X"/><intermittentChannels><channel name="F"/></intermittentChannels><channel name="Y"/></traceFormat><trace>1 2, 3 4</trace></ink>"#

@@ -47,6 +47,11 @@ extension CharacterNgramTables {
                 guard lp[i].isFinite, lp[i] <= 1e-4, bo[i].isFinite else { throw r.corrupt("order \(n) entry \(i) has an invalid value") }
                 guard i == 0 || k[i - 1] < k[i] else { throw r.corrupt("order \(n) keys are not sorted") }
             }
+            // n base-256 digits: a key of order n is below 2^(8n) (a fuzz finding: a larger one trapped
+            // when the lookup index was built).
+            if let last = k.last, last >> UInt64(8 * n) != 0 {
+                throw r.corrupt("order \(n) has a key of more than \(n) symbols")
+            }
             keys.append(k); lps.append(lp); bows.append(bo)
         }
         guard r.remaining == 0 else { throw r.corrupt("\(r.remaining) unexpected bytes at the end") }

@@ -77,7 +77,7 @@ import Foundation
             var j = 0
             for b in 0..<buckets {
                 s[b] = Int32(j)
-                while j < k.count, Int(k[j] >> shift) == b { j += 1 }
+                while j < k.count, k[j] >> shift == UInt64(b) { j += 1 }  // (no Int conversion that could trap)
             }
             s[buckets] = Int32(k.count)
             starts.append(s)
