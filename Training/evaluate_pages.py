@@ -215,6 +215,10 @@ def main(argv=None):
     ap.add_argument("--model-directory", default=os.path.join(ROOT, "Models", "en-US"))
     ap.add_argument("--page-args", default="", help="extra arguments for the page run (space-separated)")
     ap.add_argument("--no-line-baseline", action="store_true", help="skip the one-line-at-a-time run")
+    ap.add_argument("--layout-only", action="store_true",
+                    help="segment only (`inkrec layout --batch`, no model): line counts and exact splits, no CER")
+    ap.add_argument("--writers", choices=pages.WRITER_SETS, default="held-out",
+                    help="whose lines when generating (training writers: for tuning the segmentation)")
     ap.add_argument("--worst", type=int, default=5, help="how many worst pages to list")
     ap.add_argument("--pictures", default=None, help="write SVGs of the worst pages (with the answer's boxes) here")
     ap.add_argument("--work", default=None, help="keep the page and line files here (default: a temporary folder)")
@@ -224,7 +228,7 @@ def main(argv=None):
     if args.pages_file:
         page_list = pages.read_jsonl(args.pages_file)
     else:
-        pool = pages.load_lines(args.data_dir)
+        pool = pages.load_lines(args.data_dir, writers=args.writers)
         page_list = pages.make_pages(pool, args.seed, args.pages, min_lines=args.min_lines, max_lines=args.max_lines)
     if not os.path.exists(args.inkrec):
         raise SystemExit(f"no CLI at {args.inkrec}: build it with `swift build -c release --product inkrec`")
@@ -237,6 +241,20 @@ def main(argv=None):
         pages.write_jsonl(page_list, pages_path)
         line_ids = write_line_inks(page_list, lines_path)
 
+        if args.layout_only:
+            out, page_seconds = run_cli([args.inkrec, "layout", "--batch", pages_path])
+            page_answers = parse_batch_output(out, [p["id"] for p in page_list])
+            records = [score_page(p, page_answers.get(p["id"]), {}) for p in page_list]
+            summary = summaries(records)
+            for name, s in summary.items():
+                print(f"{name:14s} pages {s['pages']:4d}  line count right {pct(s['line_count_right']):>6s}  "
+                      f"exact split {pct(s['split_exact']):>6s}  errors {s['errors']}")
+            wrong = [r for r in records if not r["line_count_ok"]]
+            print(f"too few lines on {sum(r['lines_found'] < r['lines_true'] for r in wrong)} pages, "
+                  f"too many on {sum(r['lines_found'] > r['lines_true'] for r in wrong)}")
+            print("wrong line count:", " ".join(f"{r['id']}({r['lines_true']}/{r['lines_found']})" for r in wrong[:40]))
+            print(f"{len(page_list)} pages segmented in {page_seconds:.2f} s")
+            return summary
         base = ["--format", "json", "--model-directory", args.model_directory]
         out, page_seconds = run_cli([args.inkrec, "recognize", "--page", "--batch", pages_path] + base + args.page_args.split())
         page_answers = parse_batch_output(out, [p["id"] for p in page_list])

@@ -9,7 +9,8 @@ Each output line is one page: project ink JSON (`id`, `strokes` of [x, y] points
 text and its stroke indices, top to bottom) and `moved` (the strokes a variant moved).
 Variants cycle plain, inserted-word, inserted-line, late-marks.
 
-Data: UNIPEN train_r01_v07, International Unipen Foundation, CC BY 4.0; validation writers only.
+Data: UNIPEN train_r01_v07, International Unipen Foundation, CC BY 4.0; validation (held-out) writers,
+or with `--writers training` the training writers (pages to tune the segmentation on, never reported).
 """
 from __future__ import annotations
 
@@ -34,6 +35,9 @@ def main(argv=None):
     ap.add_argument("--variants", default=",".join(pages.VARIANTS),
                     help="comma-separated variants, cycled over the pages")
     ap.add_argument("--svg-dir", default=None, help="also write one SVG picture per page here")
+    ap.add_argument("--writers", choices=pages.WRITER_SETS, default="held-out",
+                    help="whose lines: held-out writers (tests, reported figures) or training writers "
+                         "(for tuning the segmentation)")
     ap.add_argument("--data-dir", default=data.DEFAULT_DATA)
     args = ap.parse_args(argv)
 
@@ -44,7 +48,7 @@ def main(argv=None):
     if not 1 <= args.min_lines <= args.max_lines:
         ap.error("need 1 <= --min-lines <= --max-lines")
 
-    pool = pages.load_lines(args.data_dir)
+    pool = pages.load_lines(args.data_dir, writers=args.writers)
     made = pages.make_pages(pool, args.seed, args.pages, variants, args.min_lines, args.max_lines,
                             args.max_page_points)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
@@ -56,7 +60,7 @@ def main(argv=None):
                 f.write(pages.to_svg(p))
     n_lines = sum(len(p["lines"]) for p in made)
     writers = len({p["writer"] for p in made})
-    print(f"{len(made)} pages, {n_lines} lines, {writers} writers (of {len(pool)} held-out writers) "
+    print(f"{len(made)} pages, {n_lines} lines, {writers} writers (of {len(pool)} {args.writers} writers) "
           f"-> {args.out} ({os.path.getsize(args.out) / 1024:.0f} KB)")
 
 

@@ -328,3 +328,26 @@ struct CLILanguageTests {
         #expect(texts.first.map { !$0.allSatisfy(\.isASCII) } == true, "\(texts)")
     }
 }
+
+@Suite("inkrec layout: the lines of a page without a model", .serialized)
+struct CLILayoutTests {
+    @Test("the page sample's five lines as JSON, the same as InkLayout; a batch answers every line, a bad one with an error")
+    func layout() async throws {
+        let page = CLI.packageRoot.appendingPathComponent("Samples/page.json").path
+        let run = try await CLI.run(["layout", "--format", "json", page])
+        #expect(run.status == 0, "\(run.stderr)")
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let lines = try #require(o["lines"] as? [[String: Any]])
+        let expected = try InkLayout.lines(of: InkDocument.read(contentsOf: URL(fileURLWithPath: page)).ink)
+        #expect(lines.count == 5)
+        #expect(lines.map { $0["strokes"] as? [Int] ?? [] } == expected.map(\.strokeIndices))
+
+        let good = try String(contentsOfFile: page, encoding: .utf8).split(separator: "\n").joined()
+        let batch = try await CLI.run(["layout", "--batch", "-"], stdin: Data((good + "\n{not json\n" + good + "\n").utf8))
+        let answers = batch.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(answers.count == 3)
+        #expect(answers.map { $0["line"] as? Int } == [1, 2, 3])
+        #expect((answers[0]["lines"] as? [Any])?.count == 5 && (answers[2]["lines"] as? [Any])?.count == 5)
+        #expect(answers[1]["error"] is String)
+    }
+}

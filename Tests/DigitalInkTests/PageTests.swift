@@ -106,6 +106,34 @@ struct PageTests {
         #expect(position < hello.strokes.count + 1, "the dot was read at \(position), after the next word")
     }
 
+    @Test("a short line written under the start of a long one is a line of its own (writing runs), and a long line stays one")
+    func shortLineUnderLongLine() throws {
+        // "hello there hello there" on one line, then "hello" right under its first word, the lines
+        // 1.1 word heights apart (descenders and ascenders nearly touching).
+        let hello = try sample("hello.json").ink, there = try sample("there.json").ink
+        let helloBox = BoundingBox(strokes: Array(hello.strokes.indices), of: hello)
+        let thereBox = BoundingBox(strokes: Array(there.strokes.indices), of: there)
+        let scale = helloBox.height / max(thereBox.height, 1)
+        func placed(_ ink: Ink, _ box: BoundingBox, scale k: Float, x: Float, centreY: Float) -> [Stroke] {
+            ink.strokes.map { Stroke(points: $0.points.map {
+                StrokePoint(x: ($0.x - box.x) * k + x, y: ($0.y - box.y - box.height / 2) * k + centreY) }) }
+        }
+        let h = helloBox.height, gap = 0.6 * h
+        var long: [Stroke] = []
+        var x: Float = 0
+        for k in 0..<4 {
+            let (ink, box, s) = k % 2 == 0 ? (hello, helloBox, Float(1)) : (there, thereBox, scale)
+            long += placed(ink, box, scale: s, x: x, centreY: 0)
+            x += box.width * s + gap
+        }
+        let short = placed(hello, helloBox, scale: 1, x: 0.2 * h, centreY: 1.1 * h)
+        let ink = Ink(strokes: long + short)
+        let lines = try InkLayout.lines(of: ink)
+        try #require(lines.count == 2, "found \(lines.count) lines")
+        #expect(Set(lines[0].strokeIndices) == Set(long.indices))
+        #expect(Set(lines[1].strokeIndices) == Set(long.count..<ink.strokes.count))
+    }
+
     @Test("recognizePage equals recognizing each found line alone, the line above as pre-context")
     func pageEqualsLines() async throws {
         let page = try #require(FixturePage.all.first { $0.variant == "plain" && $0.lines.count >= 3 })

@@ -91,18 +91,28 @@ def acceptable_label(label: str) -> bool:
     return bool(label) and label.isprintable() and charset.covers(label)
 
 
-def load_lines(data_dir: str = data.DEFAULT_DATA, max_points: int = 4000, max_label: int = 80) -> dict[str, list[Line]]:
+WRITER_SETS = ("held-out", "training")
+
+
+def load_lines(data_dir: str = data.DEFAULT_DATA, max_points: int = 4000, max_label: int = 80,
+               writers: str = "held-out") -> dict[str, list[Line]]:
     """Held-out writers' one-line free-text items, by writer (writers and items in a fixed order).
+
+    ``writers="training"`` takes the training writers instead: pages for tuning the segmentation,
+    so that its settings are never chosen on the held-out writers whose pages are reported.
 
     The same filters as ``data.load("text")``: not graded BAD, label covered by the character set (and
     printable), one line (``data.looks_like_one_line``), at most ``max_points`` points and
     ``max_label`` characters. Training writers are skipped before their ink is parsed."""
     path = os.path.join(data_dir, "unipen", "text.jsonl.gz")
+    if writers not in WRITER_SETS:
+        raise ValueError(f"writers must be one of {WRITER_SETS}, not {writers!r}")
+    held_out = writers == "held-out"
     pool: dict[str, list[Line]] = {}
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for row in f:
             d = json.loads(row)
-            if not data.is_validation_writer(d["writer"]) or d.get("quality") == "BAD":
+            if data.is_validation_writer(d["writer"]) != held_out or d.get("quality") == "BAD":
                 continue
             label = " ".join(d["label"].split())
             if not acceptable_label(label) or len(label) > max_label:

@@ -3,7 +3,7 @@
 // ONNX Runtime and PyTorch.
 //
 //     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE]
-//                          [--stage forward|features|decode|decode-lm|recognize] INK_FILE...
+//                          [--stage forward|features|decode|decode-lm|recognize|layout|page] INK_FILE...
 //
 // INK_FILE: .json / .inkml (one ink) or .jsonl (one ink a line). Features are computed with the
 // model's own settings (config.json); only the forward is timed. --dump writes, per ink in order, the
@@ -42,7 +42,7 @@ while let a = args.popFirst() {
     case "--dump": dumpPath = value(of: "--dump")
     case "--stage": stage = value(of: "--stage")
     case "-h", "--help":
-        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--stage forward|features|decode|decode-lm|recognize] INK_FILE...")
+        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--stage forward|features|decode|decode-lm|recognize|layout|page] INK_FILE...")
         exit(0)
     default: files.append(URL(fileURLWithPath: a))
     }
@@ -60,11 +60,13 @@ do {
 } catch {
     fail("cannot load the model in \(modelDir.path): \(error)")
 }
-if !["forward", "features", "decode", "decode-lm", "recognize"].contains(stage) { fail("unknown stage \(stage)") }
+if !["forward", "features", "decode", "decode-lm", "recognize", "layout", "page"].contains(stage) { fail("unknown stage \(stage)") }
 // "recognize": the public API end to end (validation, features, forward, decoding with the LM,
 // confidences and alignment where the library computes them), one recognition at a time.
 let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: modelDir))
-if stage == "recognize" { do { try await recognizer.load() } catch { fail("\(error)") } }
+// "layout": the page's line segmentation alone (`InkLayout.lines(of:)`); "page": `recognizePage`
+// end to end (segmentation, then every line recognized, on one core with `taskset -c 0`).
+if stage == "recognize" || stage == "page" { do { try await recognizer.load() } catch { fail("\(error)") } }
 var languageModel: CharacterNgramModel? = nil
 if stage == "decode-lm", let lm = config.decoder?.languageModel {
     do { languageModel = try CharacterNgramModel(contentsOf: modelDir.appendingPathComponent(lm)) } catch { fail("\(error)") }
@@ -79,6 +81,27 @@ for file in files {
     let inks: [BenchInk]
     do { inks = try InkFiles.read(file) } catch { fail("cannot read \(file.path): \(error)") }
     for (index, item) in inks.enumerated() {
+        if stage == "layout" || stage == "page" {
+            var times: [Double] = []
+            var lines = 0
+            for round in 0..<(warmup + repeats) {
+                let start = clock.now
+                if stage == "layout" {
+                    do { lines = try InkLayout.lines(of: item.ink).count } catch { fail("\(file.path) ink \(index): \(error)") }
+                } else {
+                    do { lines = try await recognizer.recognizePage(item.ink, context: item.context).lines.count } catch { fail("\(file.path) ink \(index): \(error)") }
+                }
+                let d = clock.now - start
+                if round >= warmup { times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12) }
+            }
+            records.append([
+                "file": file.path, "index": index, "id": item.id, "label": item.label, "lines": lines,
+                "strokes": item.ink.strokes.count, "points": item.ink.strokes.reduce(0) { $0 + $1.points.count },
+                "median_us": percentile(times, 50), "p90_us": percentile(times, 90), "min_us": times.min() ?? 0,
+                "times_us": times,
+            ])
+            continue
+        }
         let features: FeatureMatrix
         do { features = try extractor.features(for: item.ink, writingArea: item.context.writingArea) } catch {
             fail("\(file.path) ink \(index): \(error)")

@@ -10,11 +10,12 @@ import Foundation
 /// 2. **Skew.** The page's writing direction: the angle in −10°…10° whose rotation makes the
 ///    vertical profile of stroke centres sharpest (coarse, then fine). Everything below happens in
 ///    that rotated frame; the caller's coordinates are never changed.
-/// 3. **Lines.** Strokes taller or wider than `0.35 h` ("body" strokes) are taken from left to
-///    right; each joins the line whose centre, predicted from its last strokes, is nearest in y and
-///    within `0.6 h`, or starts a new one. A line follows a drifting or curved baseline because the
-///    prediction uses its last strokes only. Lines that overlap a lot in x and lie within `0.45 h`
-///    of each other are merged afterwards (a line started twice).
+/// 3. **Lines.** The core strokes (letters' bodies) are cut into runs of the writing order
+///    (``writingRuns(_:frame:scale:)``); the peaks of the profile of their centres start the lines,
+///    each run goes whole to the nearest line, the lines' centre lines are fitted again a few times,
+///    and a line whose strokes or runs lie in two bands over each other is split. Lines started twice,
+///    or that the writing order shows to be one, are merged; fragments (a lone descender) join their
+///    neighbour. The rule in full, with figures: `Docs/pages.md`.
 /// 4. **Marks.** Small strokes (i-dots, t-crosses, accents, commas, periods) join the line of the
 ///    nearest body stroke, where a body stroke *below* the mark counts as nearer than one above it
 ///    (dots and accents sit above their letter).
@@ -70,9 +71,11 @@ struct LineSegmenter: Sendable {
         var core = body.filter(isCore)
         var others = body.filter { !isCore($0) }
         if core.isEmpty { (core, others) = (body, []) }
-        var lines = try Self.fitLines(core, frame: frame, scale: h, maxLines: maxLines)
-        lines = Self.mergeDuplicates(lines, scale: h)
-        lines = Self.dissolveFragments(lines, frame: frame, scale: h)
+        let runs = Self.writingRuns(core, frame: frame, scale: h)
+        var lines = try Self.fitLines(core, runs: runs, frame: frame, scale: h, maxLines: maxLines)
+        lines = Self.mergeDuplicates(lines, frame: frame, scale: h)
+        lines = Self.mergeContinued(lines, core: core, frame: frame, scale: h)
+        lines = Self.dissolveFragments(lines, runs: runs, frame: frame, scale: h)
         marks += others
 
         // 4. Marks and the other small or flat strokes join the line whose centre line is nearest,
@@ -142,15 +145,26 @@ struct LineSegmenter: Sendable {
         let span = max(ys.max()! - ys.min()!, 1e-3 * (xs.max()! - xs.min()!), Double(Float.leastNormalMagnitude))
         let bin = span / 200
         let (mx, my) = (xs.reduce(0, +) / Double(xs.count), ys.reduce(0, +) / Double(ys.count))
+        // The bins' index range over every angle tried: |v| is at most the largest distance from the
+        // mean point, in bins (at most about 400,000 bins: the span is at least 1/1000 of the width).
+        let reach = points.reduce(0.0) { max($0, abs($1.0 - mx) + abs($1.1 - my)) } / bin
+        let half = reach.isFinite ? min(Int(reach.rounded(.up)) + 1, 1 << 22) : 1 << 22
+        var counts = [Int32](repeating: 0, count: 2 * half + 1)
+        var used: [Int] = []
+        used.reserveCapacity(points.count)
         func sharpness(_ a: Double) -> Double {
             let (c, s) = (cos(a), sin(a))
-            var counts: [Int: Double] = [:]
             for (x, y) in points {
                 let v = (-(x - mx) * s + (y - my) * c) / bin
                 guard v.isFinite, abs(v) < 1e12 else { continue }
-                counts[Int(v.rounded(.down)), default: 0] += 1
+                let k = min(max(Int(v.rounded(.down)), -half), half) + half
+                if counts[k] == 0 { used.append(k) }
+                counts[k] += 1
             }
-            return counts.values.reduce(0) { $0 + $1 * $1 }
+            var total = 0.0
+            for k in used { total += Double(counts[k]) * Double(counts[k]); counts[k] = 0 }
+            used.removeAll(keepingCapacity: true)
+            return total
         }
         func best(in angles: [Double]) -> Double {
             var top = (angle: 0.0, score: -1.0)
@@ -170,7 +184,12 @@ struct LineSegmenter: Sendable {
     /// times, every stroke joins the line whose centre line is nearest, and each line's centre line
     /// is fitted again (weighted least squares of the strokes' centres, its slope bounded by ±0.035:
     /// a line may drift two degrees from the page's skew).
-    static func fitLines(_ strokes: [Int], frame: [Int: StrokeGeometry.Frame], scale h: Double, maxLines: Int) throws(DigitalInkError) -> [LineBuilder] {
+    static func fitLines(_ strokes: [Int], runs runOf: [Int: Int] = [:], frame: [Int: StrokeGeometry.Frame], scale h: Double, maxLines: Int) throws(DigitalInkError) -> [LineBuilder] {
+        // Each run of the writing order (see ``writingRuns``) as positions in `strokes`.
+        var runMembers: [Int: [Int]] = [:]
+        for (k, i) in strokes.enumerated() { runMembers[runOf[i] ?? -1 - k, default: []].append(k) }
+        let runs = runMembers.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
+        let runAt = strokes.enumerated().map { runOf[$0.element] ?? -1 - $0.offset }
         let ys = strokes.map { frame[$0]!.centerY }, xs = strokes.map { frame[$0]!.centerX }
         let weights = strokes.map { max(1, frame[$0]!.width / h).squareRoot() }
         let lo = ys.min()! - 2 * h, hi = ys.max()! + 2 * h
@@ -217,6 +236,16 @@ struct LineSegmenter: Sendable {
                 }
                 member[k] = best
             }
+            // A run of the writing order goes to one line: the one nearest to its strokes together.
+            for run in runs {
+                var best = member[run[0]], bestCost = Double.infinity
+                for (l, f) in fits.enumerated() {
+                    var cost = 0.0
+                    for k in run { cost += weights[k] * abs(ys[k] - (f.a + f.slope * (xs[k] - x0))) }
+                    if cost < bestCost { (best, bestCost) = (l, cost) }
+                }
+                for k in run { member[k] = best }
+            }
             var next: [(a: Double, slope: Double)] = []
             var remap = [Int](repeating: -1, count: fits.count)
             for l in fits.indices {
@@ -247,8 +276,12 @@ struct LineSegmenter: Sendable {
                 let gap = residuals[j].r - residuals[j - 1].r
                 if gap >= 0.8 * h, cut == nil || gap > cut!.gap { cut = (j, gap) }
             }
-            guard let cut else { continue }
-            let lower = residuals[cut.index...].map(\.k)
+            var lower = cut.map { residuals[$0.index...].map(\.k) } ?? []
+            if cut == nil, let band = Self.stackedRuns(ks, runOf: runAt, residual: { ys[$0] - (fits[l].a + fits[l].slope * (xs[$0] - x0)) },
+                                                       span: { (frame[strokes[$0]]!.minX, frame[strokes[$0]]!.maxX) }, scale: h) {
+                lower = band
+            }
+            guard !lower.isEmpty else { continue }
             let meanY = lower.reduce(0) { $0 + ys[$1] } / Double(lower.count)
             let meanX = lower.reduce(0) { $0 + xs[$1] } / Double(lower.count)
             fits.append((meanY - fits[l].slope * (meanX - x0), fits[l].slope))
@@ -268,6 +301,75 @@ struct LineSegmenter: Sendable {
         return lines.filter { !$0.strokes.isEmpty }
     }
 
+    /// Runs of the writing order: consecutive core strokes (in the ink's order) that go on along one
+    /// line, i.e. whose centre stays within `scale` of the median centre of the run's last five
+    /// strokes and which do not jump back left by more than `4 scale`. A page written line by line
+    /// is a few long runs, one or more a line; a stroke written later elsewhere (a word inserted, a
+    /// line added between two others) starts a run of its own. ``fitLines(_:runs:frame:scale:maxLines:)``
+    /// keeps a run in one line, and splits a line whose runs lie in two bands over each other.
+    /// Strokes in no useful order make runs of one stroke: the geometry alone decides then.
+    static func writingRuns(_ strokes: [Int], frame: [Int: StrokeGeometry.Frame], scale h: Double) -> [Int: Int] {
+        var runOf: [Int: Int] = [:]
+        var run = -1
+        var recent: [Double] = []
+        var lastMaxX = 0.0
+        for i in strokes.sorted() {
+            let f = frame[i]!
+            if run >= 0 {
+                let centre = recent.sorted()[recent.count / 2]
+                if abs(f.centerY - centre) > 1.0 * h || f.maxX < lastMaxX - 4 * h { recent = [] }
+            }
+            if recent.isEmpty { run += 1 }
+            runOf[i] = run
+            recent.append(f.centerY)
+            if recent.count > 5 { recent.removeFirst() }
+            lastMaxX = f.maxX
+        }
+        return runOf
+    }
+
+    /// The strokes of a line's lower band when its writing runs lie in two bands over each other: the
+    /// runs (by the median residual of their strokes from the line's centre line) have a gap of at
+    /// least `0.6 scale` between two of them, with at least two strokes (or one as wide as `2 scale`) on
+    /// either side, and the two
+    /// sides overlap in x by at least `scale` (one is written above the other, not beside it). Nil
+    /// when there is no such gap. `members` are positions; `runOf` gives each position's run.
+    static func stackedRuns(_ members: [Int], runOf: [Int], residual: (Int) -> Double, span: (Int) -> (Double, Double), scale h: Double) -> [Int]? {
+        var groups: [Int: [Int]] = [:]
+        for k in members { groups[runOf[k], default: []].append(k) }
+        guard groups.count >= 2 else { return nil }
+        let ranked = groups.values.map { ks -> (r: Double, ks: [Int]) in
+            let rs = ks.map(residual).sorted()
+            return (rs[rs.count / 2], ks)
+        }.sorted { ($0.r, $0.ks[0]) < ($1.r, $1.ks[0]) }
+        var best: (index: Int, gap: Double)? = nil
+        var above = 0
+        let total = members.count
+        for j in 1..<ranked.count {
+            above += ranked[j - 1].ks.count
+            let gap = ranked[j].r - ranked[j - 1].r
+            // Each side: at least two strokes, or one as wide as a word.
+            func wide(_ rs: ArraySlice<(r: Double, ks: [Int])>) -> Bool {
+                guard rs.count == 1, rs.first!.ks.count == 1 else { return false }
+                let (lo, hi) = span(rs.first!.ks[0])
+                return hi - lo >= 2 * h
+            }
+            guard gap >= 0.6 * h, above >= 2 || wide(ranked[..<j]), total - above >= 2 || wide(ranked[j...]), best == nil || gap > best!.gap else { continue }
+            func cover(_ rs: ArraySlice<(r: Double, ks: [Int])>) -> [(Double, Double)] {
+                let spans = rs.flatMap { $0.ks.map(span) }.sorted { $0.0 < $1.0 }
+                var out: [(Double, Double)] = []
+                for (lo, hi) in spans {
+                    if let last = out.last, lo <= last.1 { out[out.count - 1].1 = max(last.1, hi) } else { out.append((lo, hi)) }
+                }
+                return out
+            }
+            guard overlapLength(cover(ranked[..<j]), cover(ranked[j...])) >= h else { continue }
+            best = (j, gap)
+        }
+        guard let best else { return nil }
+        return ranked[best.index...].flatMap(\.ks)
+    }
+
     /// The line that `f` belongs to: the one whose predicted centre is inside the stroke's vertical
     /// extent or nearest to it (within `tolerance`); ties (a long stroke reaching into two lines) go to
     /// the line whose centre is nearest the stroke's centre.
@@ -283,17 +385,23 @@ struct LineSegmenter: Sendable {
         return best?.index
     }
 
-    /// Lines of one or two strokes narrower than `3 scale` (a descender or an ascender that started
+    /// Lines of at most three strokes narrower than `4 scale` (a descender or an ascender that started
     /// a line of its own) give their strokes to a neighbouring line that reaches them.
-    static func dissolveFragments(_ lines: [LineBuilder], frame: [Int: StrokeGeometry.Frame], scale h: Double) -> [LineBuilder] {
+    static func dissolveFragments(_ lines: [LineBuilder], runs runOf: [Int: Int] = [:], frame: [Int: StrokeGeometry.Frame], scale h: Double) -> [LineBuilder] {
         var lines = lines
         var k = 0
         while k < lines.count {
             let line = lines[k]
             guard line.strokes.count <= 3, line.maxX - line.minX < 4 * h, lines.count > 1 else { k += 1; continue }
+            // Strokes written together, apart from the rest (one run of the writing order), are a
+            // short line of their own unless their centres lie on the other line's centre line.
+            // (So is one stroke as wide as a word: a descender or an ascender is narrower.)
+            let oneRun = line.strokes.count >= 2 ? Set(line.strokes.map { runOf[$0] ?? -1 - $0 }).count == 1
+                                                 : line.maxX - line.minX >= 2 * h
             var targets: [(stroke: Int, line: Int)] = []
             for i in line.strokes {
                 guard let t = nearestLine(lines, to: frame[i]!, tolerance: 1.0 * h, excluding: k) else { break }
+                if oneRun, abs(lines[t].predictedCenter(at: frame[i]!.centerX) - frame[i]!.centerY) > 0.6 * h { break }
                 targets.append((i, t))
             }
             guard targets.count == line.strokes.count else { k += 1; continue }
@@ -304,9 +412,11 @@ struct LineSegmenter: Sendable {
         return lines
     }
 
-    /// Merges lines that are one line started twice: overlapping in x by less than a third of the
-    /// shorter, and within `0.45 scale` of each other where they meet.
-    static func mergeDuplicates(_ lines: [LineBuilder], scale h: Double) -> [LineBuilder] {
+    /// Merges lines that are one line started twice: lines whose strokes overlap in x by less than a
+    /// third of the shorter (they sit end to end, or their words alternate along a curved baseline)
+    /// and whose centre lines are within `0.6 scale` of each other along the shorter one (within
+    /// `0.45 scale` where an end-to-end pair meets).
+    static func mergeDuplicates(_ lines: [LineBuilder], frame: [Int: StrokeGeometry.Frame], scale h: Double) -> [LineBuilder] {
         var lines = lines.sorted { $0.minX < $1.minX }
         var merged = true
         while merged {
@@ -315,11 +425,26 @@ struct LineSegmenter: Sendable {
                 for b in lines.indices where b > a {
                     let overlap = min(lines[a].maxX, lines[b].maxX) - max(lines[a].minX, lines[b].minX)
                     let shorter = min(lines[a].maxX - lines[a].minX, lines[b].maxX - lines[b].minX)
-                    guard overlap < max(shorter, h) / 3 else { continue }
                     let (left, right) = lines[a].minX <= lines[b].minX ? (a, b) : (b, a)
-                    let at = lines[right].minX
-                    let gap = abs(lines[left].predictedCenter(at: at) - lines[right].predictedCenter(at: at))
-                    guard gap <= 0.45 * h, at - lines[left].maxX < 6 * h else { continue }
+                    if overlap < max(shorter, h) / 3 {
+                        let at = lines[right].minX
+                        let gap = abs(lines[left].predictedCenter(at: at) - lines[right].predictedCenter(at: at))
+                        guard gap <= 0.45 * h, at - lines[left].maxX < 6 * h else { continue }
+                    } else {
+                        // Extents overlap: one line only if the strokes themselves hardly do.
+                        let (small, large) = lines[a].strokes.count <= lines[b].strokes.count ? (a, b) : (b, a)
+                        let at = (max(lines[a].minX, lines[b].minX) + min(lines[a].maxX, lines[b].maxX)) / 2
+                        guard abs(lines[a].predictedCenter(at: at) - lines[b].predictedCenter(at: at)) <= 1.0 * h else { continue }
+                        let covered = [lines[a], lines[b]].map { Self.coverage($0.strokes, frame: frame) }
+                        let lengths = covered.map { $0.reduce(0) { $0 + $1.1 - $1.0 } }
+                        guard Self.overlapLength(covered[0], covered[1]) < min(lengths[0], lengths[1]) / 3 else { continue }
+                        var gaps = lines[small].strokes.map { i -> Double in
+                            let x = frame[i]!.centerX
+                            return abs(lines[small].predictedCenter(at: x) - lines[large].predictedCenter(at: x))
+                        }
+                        gaps.sort()
+                        guard gaps[gaps.count / 2] <= 0.6 * h else { continue }
+                    }
                     lines[left].absorb(lines[right])
                     lines.remove(at: right)
                     merged = true
@@ -328,6 +453,66 @@ struct LineSegmenter: Sendable {
             }
         }
         return lines
+    }
+
+    /// Merges lines that the writing order shows to be one: the writer went on from the end of one
+    /// to the start of the other (consecutive core strokes, moving right by at most `3 scale`), the
+    /// two sit end to end (overlapping in x by less than a third of the shorter), and their centre
+    /// lines are within `0.9 scale` of each other there: a baseline that steps or curves more than a
+    /// straight centre line follows.
+    static func mergeContinued(_ lines: [LineBuilder], core: [Int], frame: [Int: StrokeGeometry.Frame], scale h: Double) -> [LineBuilder] {
+        var lines = lines
+        var lineOf: [Int: Int] = [:]
+        for (l, line) in lines.enumerated() { for i in line.strokes { lineOf[i] = l } }
+        var pairs: [(Int, Int, Double)] = []
+        let ordered = core.sorted()
+        for (i, j) in zip(ordered, ordered.dropFirst()) {
+            guard let a = lineOf[i], let b = lineOf[j], a != b else { continue }
+            let (fi, fj) = (frame[i]!, frame[j]!)
+            guard fj.minX > fi.maxX - 0.5 * h, fj.minX - fi.maxX < 3 * h else { continue }
+            pairs.append((a, b, fj.minX))
+        }
+        guard !pairs.isEmpty else { return lines }
+        // Union-find over the lines, then absorb.
+        var parent = Array(lines.indices)
+        func root(_ x: Int) -> Int { var x = x; while parent[x] != x { x = parent[x] }; return x }
+        for (a, b, at) in pairs {
+            let (ra, rb) = (root(a), root(b))
+            guard ra != rb else { continue }
+            let (la, lb) = (lines[a], lines[b])
+            let overlap = min(la.maxX, lb.maxX) - max(la.minX, lb.minX)
+            let shorter = min(la.maxX - la.minX, lb.maxX - lb.minX)
+            guard overlap < max(shorter, h) / 3, abs(la.predictedCenter(at: at) - lb.predictedCenter(at: at)) <= 0.9 * h else { continue }
+            parent[rb] = ra
+        }
+        var kept: [Int: Int] = [:]
+        var out: [LineBuilder] = []
+        for l in lines.indices {
+            let r = root(l)
+            if let k = kept[r] { out[k].absorb(lines[l]) } else { kept[r] = out.count; out.append(lines[l]) }
+        }
+        lines = out
+        return lines
+    }
+
+    /// The union of the strokes' x ranges, as sorted disjoint intervals.
+    static func coverage(_ strokes: [Int], frame: [Int: StrokeGeometry.Frame]) -> [(Double, Double)] {
+        let spans = strokes.map { (frame[$0]!.minX, frame[$0]!.maxX) }.sorted { $0.0 < $1.0 }
+        var out: [(Double, Double)] = []
+        for (lo, hi) in spans {
+            if let last = out.last, lo <= last.1 { out[out.count - 1].1 = max(last.1, hi) } else { out.append((lo, hi)) }
+        }
+        return out
+    }
+
+    /// The length of the intersection of two sets of sorted disjoint intervals. O(a + b).
+    static func overlapLength(_ a: [(Double, Double)], _ b: [(Double, Double)]) -> Double {
+        var i = 0, j = 0, total = 0.0
+        while i < a.count, j < b.count {
+            total += max(0, min(a[i].1, b[j].1) - max(a[i].0, b[j].0))
+            if a[i].1 < b[j].1 { i += 1 } else { j += 1 }
+        }
+        return total
     }
 
     /// How far a mark is from a body stroke, for attaching it: the gap between their boxes, where a
@@ -476,3 +661,4 @@ struct StrokeGeometry: Sendable {
         return f
     }
 }
+

@@ -22,6 +22,12 @@ public enum RecognitionJSON {
          }]
     }
 
+    /// `{"lines": [{"strokes", "box"}]}`: a page's lines found without recognizing them
+    /// (``InkLayout/lines(of:)``), the same keys as ``page(_:)`` without the texts.
+    public static func layout(_ lines: [InkLayout.Line]) -> [String: Any] {
+        ["lines": lines.map { ["strokes": $0.strokeIndices, "box": box($0.boundingBox)] as [String: Any] }]
+    }
+
     /// One candidate (see the type's description).
     public static func candidate(_ c: DigitalInkRecognitionCandidate) -> [String: Any] {
         var o: [String: Any] = ["text": c.text, "score": number(c.score)]
