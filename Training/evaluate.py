@@ -123,7 +123,7 @@ def inkrec_binary():
 
 
 def engine(binary, model_dir, jsonl, extra):
-    cmd = [binary, "recognize", "--model-directory", model_dir, "--batch", jsonl, "--max-results", "1"] + extra
+    cmd = [binary, "recognize", "--model-directory", model_dir, "--batch", jsonl, "--max-results", "10"] + extra  # the API default
     t = time.time()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     elapsed = time.time() - t
@@ -146,6 +146,7 @@ def main():
     ap.add_argument("--sweep-insertion-bonuses", default="0,0.5,1,1.5,2")
     ap.add_argument("--sweep-end-weights", default="0,0.5,1")
     ap.add_argument("--sweep-beam-widths", default="16")
+    ap.add_argument("--sweep-beam-thresholds", default="inf", help="beam thresholds (natural-log units; inf: none)")
     ap.add_argument("--training-note", default="", help="a sentence about the training run, for the card")
     ap.add_argument("--sweep-note", default="see Training/README.md", help="how the decoder weights were chosen, for the card")
     ap.add_argument("--skip-report", action="store_true", help="only the sweep (with --sweep)")
@@ -187,16 +188,17 @@ def main():
                 "lines": (tune_lines, os.path.join(HERE, "work", "tune-lines.jsonl"))}
         for items, path in tune.values():
             write_jsonl(items, path)
-        grid = [(w, b, e, int(k)) for w in floats(args.sweep_lm_weights) for b in floats(args.sweep_insertion_bonuses)
-                for e in floats(args.sweep_end_weights) for k in floats(args.sweep_beam_widths)]
-        for w, b, e, k in grid:
-            line = f"sweep lmWeight={w} insertionBonus={b} endWeight={e} beamWidth={k}:"
+        grid = [(w, b, e, int(k), t) for w in floats(args.sweep_lm_weights) for b in floats(args.sweep_insertion_bonuses)
+                for e in floats(args.sweep_end_weights) for k in floats(args.sweep_beam_widths)
+                for t in floats(args.sweep_beam_thresholds)]
+        for w, b, e, k, t in grid:
+            line = f"sweep lmWeight={w} insertionBonus={b} endWeight={e} beamWidth={k} beamThreshold={t}:"
             for name, (items, path) in tune.items():
-                hyps, _ = engine(binary, args.model, path,
-                                 ["--lm-weight", str(w), "--insertion-bonus", str(b), "--end-weight", str(e),
-                                  "--beam-width", str(k)])
+                hyps, elapsed = engine(binary, args.model, path,
+                                       ["--lm-weight", str(w), "--insertion-bonus", str(b), "--end-weight", str(e),
+                                        "--beam-width", str(k)] + (["--beam-threshold", str(t)] if t != float("inf") else []))
                 s = scores([hyps.get(it.id, "") for it in items], [it.label for it in items])
-                line += f" {name} CER {s['cer']:.4f} word acc {s['word_acc']:.4f};"
+                line += f" {name} CER {s['cer']:.4f} word acc {s['word_acc']:.4f} ({elapsed:.1f} s);"
             print(line, flush=True)
     if args.json:
         with open(args.json, "w") as f:

@@ -214,6 +214,7 @@ def main(argv=None):
     ap.add_argument("--inkrec", default=os.path.join(ROOT, ".build", "release", "inkrec"), help="the built CLI")
     ap.add_argument("--model-directory", default=os.path.join(ROOT, "Models", "en-US"))
     ap.add_argument("--page-args", default="", help="extra arguments for the page run (space-separated)")
+    ap.add_argument("--decoder-args", default="", help="extra arguments for both runs (e.g. --beam-width 32)")
     ap.add_argument("--no-line-baseline", action="store_true", help="skip the one-line-at-a-time run")
     ap.add_argument("--layout-only", action="store_true",
                     help="segment only (`inkrec layout --batch`, no model): line counts and exact splits, no CER")
@@ -255,7 +256,7 @@ def main(argv=None):
             print("wrong line count:", " ".join(f"{r['id']}({r['lines_true']}/{r['lines_found']})" for r in wrong[:40]))
             print(f"{len(page_list)} pages segmented in {page_seconds:.2f} s")
             return summary
-        base = ["--format", "json", "--model-directory", args.model_directory]
+        base = ["--format", "json", "--model-directory", args.model_directory] + args.decoder_args.split()
         out, page_seconds = run_cli([args.inkrec, "recognize", "--page", "--batch", pages_path] + base + args.page_args.split())
         page_answers = parse_batch_output(out, [p["id"] for p in page_list])
         line_answers, line_seconds = {}, 0.0

@@ -128,6 +128,8 @@ def main():
     ap.add_argument("--insertion-bonus", type=float, default=1.5)
     ap.add_argument("--end-weight", type=float, default=1.0)
     ap.add_argument("--beam-width", type=int, default=64)
+    ap.add_argument("--beam-threshold", type=float, default=None,
+                    help="drop prefixes ranked more than this below the best after each frame (none by default)")
     args = ap.parse_args()
     charset.select("latin")
     ck = torch.load(args.checkpoint, weights_only=False, map_location="cpu")
@@ -147,7 +149,8 @@ def main():
             "network": {"weights": f"../{net}/weights.safetensors", **cfg, "precision": "int8"},
             "labels": charset.CHARACTERS, "blankIndex": charset.BLANK,
             "decoder": {"languageModel": "lm.bin", "lmWeight": args.lm_weight, "insertionBonus": args.insertion_bonus,
-                        "beamWidth": args.beam_width, "endWeight": args.end_weight},
+                        "beamWidth": args.beam_width, "endWeight": args.end_weight,
+                        **({"beamThreshold": args.beam_threshold} if args.beam_threshold else {})},
         }
         with open(os.path.join(out, "config.json"), "w", encoding="utf-8") as f:
             json.dump(config, f, indent=1, ensure_ascii=False)

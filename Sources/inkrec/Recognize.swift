@@ -76,6 +76,9 @@ struct Recognize: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Override the beam width.", visibility: .hidden))
     var beamWidth: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Override the beam threshold (natural-log units; inf: none).", visibility: .hidden))
+    var beamThreshold: Float?
+
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     func validate() throws {
@@ -93,7 +96,7 @@ struct Recognize: AsyncParsableCommand {
 
     /// The command-line flag of each recognizer option, for error messages.
     static let flagName = ["allowedCharacters": "charset", "vocabulary": "vocabulary", "vocabulary.weight": "vocabulary-weight", "maxResultCount": "max-results", "beamWidth": "beam-width", "lmWeight": "lm-weight",
-                          "insertionBonus": "insertion-bonus", "endWeight": "end-weight"]
+                          "insertionBonus": "insertion-bonus", "endWeight": "end-weight", "beamThreshold": "beam-threshold"]
 
     /// `options` with this command's settings.
     func recognizerSettings(_ options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognizerOptions {
@@ -103,7 +106,8 @@ struct Recognize: AsyncParsableCommand {
         }
         options.maxResultCount = maxResults
         options.useLanguageModel = !noLanguageModel
-        options.decoder = DecoderSettings(beamWidth: beamWidth, lmWeight: lmWeight, insertionBonus: insertionBonus, endWeight: endWeight)
+        options.decoder = DecoderSettings(beamWidth: beamWidth, lmWeight: lmWeight, insertionBonus: insertionBonus, endWeight: endWeight,
+                                          beamThreshold: beamThreshold)
         options.timestampValidation = strictTimestamps ? .strict : .lenient
         options.allowedCharacters = charset.map(Set.init)
         options.compute = ComputeOptions(environment: ProcessInfo.processInfo.environment)

@@ -103,3 +103,70 @@ struct DecoderTests {
         #expect(r.map(\.symbols) == [[]])
     }
 }
+
+@Suite("CTC prefix beam search: the beam threshold")
+struct BeamThresholdTests {
+    /// Random peaked frames over 6 classes (blank and 5 symbols) and a random bigram LM.
+    static func randomCase(_ seed: UInt64) -> (FeatureMatrix, TableBigramModel) {
+        var g = SplitMix64(seed: seed)
+        let rows = (0..<Int.random(in: 8...20, using: &g)).map { _ -> [Float] in
+            let peak = Int.random(in: 0..<6, using: &g)
+            return (0..<6).map { $0 == peak ? Float.random(in: 2...8, using: &g) : Float.random(in: 0.05...1, using: &g) }
+        }
+        var table: [Int: [Int: Float]] = [:]
+        for a in 0..<6 { for b in 1..<6 { table[a, default: [:]][b] = logf(Float.random(in: 0.05...1, using: &g)) } }
+        return (frames(rows), TableBigramModel(table: table))
+    }
+
+    @Test("a wide threshold changes nothing; the best hypothesis survives a moderate one; a narrow one drops prefixes but keeps the results asked for")
+    func threshold() {
+        var changedCount = 0
+        for seed in 0..<200 as Range<UInt64> {
+            let (lp, lm) = Self.randomCase(seed)
+            let full = CTCPrefixBeamSearch(beamWidth: 16, lmWeight: 0.8, insertionBonus: 0.5)
+            var wide = full
+            wide.beamThreshold = 1_000
+            let reference = full.decode(lp, languageModel: lm, maxResults: 16)
+            #expect(wide.decode(lp, languageModel: lm, maxResults: 16) == reference, "seed \(seed)")
+            var moderate = full
+            moderate.beamThreshold = 12
+            let m = moderate.decode(lp, languageModel: lm, maxResults: 16, keepAtLeast: 3)
+            #expect(m.first == reference.first, "seed \(seed)")
+            #expect(m.count >= min(3, reference.count))
+            // Whatever survives is ranked as in the full search (same scores for the same texts).
+            let scores = Dictionary(reference.map { ($0.symbols, $0.score) }, uniquingKeysWith: max)
+            for h in m { if let s = scores[h.symbols] { #expect(abs(s - h.score) < 1e-4) } }
+            var narrow = full
+            narrow.beamThreshold = 0.5
+            let n = narrow.decode(lp, languageModel: lm, maxResults: 16, keepAtLeast: 2)
+            #expect(n.count >= min(2, reference.count))
+            if n.count < reference.count { changedCount += 1 }
+        }
+        #expect(changedCount > 100, "a threshold of 0.5 nats should prune most cases; pruned \(changedCount) of 200")
+    }
+
+    @Test("a model's beamThreshold reaches the search; recognizer options override it; a non-positive one is refused")
+    func settings() throws {
+        var options = DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory)
+        let config = try ModelConfiguration.load(from: shippedModelDirectory.appendingPathComponent("config.json"))
+        #expect(config.decoder?.beamThreshold == 10)
+        #expect(config.beamSearch(languageModel: true).beamThreshold == 10)
+        options.decoder.beamThreshold = .infinity
+        #expect(config.beamSearch(languageModel: true, options: options).beamThreshold == .infinity)
+        options.decoder.beamThreshold = 0
+        #expect(throws: DigitalInkError.self) { try options.decoder.validate() }
+    }
+}
+
+/// A small deterministic generator for reproducible random test cases.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -128,4 +128,39 @@ struct LanguageModelV2Tests {
             }
         }
     }
+
+    @Test("the shipped LMs have the prefix property, and lookups that skip unstored contexts give the full search's values")
+    func prefixPropertyFastPath() throws {
+        for language in ["en-US", "de", "pl", "tr"] {
+            let lm = try CharacterNgramModel(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("\(language)/lm.bin"))
+            #expect(lm.hasPrefixProperty, "\(language)")
+            // Random texts over the LM's symbols, scored symbol by symbol: the fast path (score) against
+            // the search from the top order with a state that knows nothing (context == length).
+            var rng = SystemRandomNumberGenerator()
+            var compared = 0
+            for _ in 0..<200 {
+                var state = lm.startState(preContext: [])
+                for _ in 0..<30 {
+                    let symbol = Int.random(in: 1..<lm.symbolCount, using: &rng)
+                    let fast = lm.score(symbol, after: state)
+                    let full = lm.logProbability(symbol, CharacterNgramModel.State(packed: state.packed, length: state.length))
+                    #expect(fast.logProbability == full)
+                    #expect(fast.next.packed == lm.score(symbol, after: CharacterNgramModel.State(packed: state.packed, length: state.length)).next.packed)
+                    state = fast.next
+                    compared += 1
+                }
+            }
+            #expect(compared == 6000)
+            // And running text, where long contexts are stored.
+            let alphabet = try #require(lm.alphabet)
+            let text = "The quick brown fox jumps over the lazy dog. Der schnelle braune Fuchs springt über den faulen Hund, and then it was time to go home."
+            var state = lm.startState(preContext: [])
+            for ch in text {
+                guard let k = alphabet.firstIndex(of: String(ch)) else { continue }
+                let fast = lm.score(k + 1, after: state)
+                #expect(fast.logProbability == lm.logProbability(k + 1, CharacterNgramModel.State(packed: state.packed, length: state.length)))
+                state = fast.next
+            }
+        }
+    }
 }

@@ -25,9 +25,16 @@ import Foundation
     /// (nil: none); weighted by `endWeight`.
     public var endSymbol: Int?
     public var endWeight: Float
+    /// Beam threshold: after each frame, prefixes ranked more than this below the best are dropped
+    /// (at least `keepAtLeast` of `decode` are kept), as speech decoders prune. `.infinity`: none,
+    /// the beam is always `beamWidth` wide. A prefix so far below the best is e^−threshold as likely
+    /// (e^−10 ≈ 1/22,000), so easy frames keep a few prefixes and hard ones the whole beam. Not
+    /// applied with a vocabulary (whose bonus makes ranks during the search differ from final scores).
+    public var beamThreshold: Float
 
     public init(beamWidth: Int = 16, lmWeight: Float = 0.5, insertionBonus: Float = 0, symbolLogProbabilityFloor: Float = -9,
-                blank: Int = 0, endSymbol: Int? = nil, endWeight: Float = 0) {
+                blank: Int = 0, endSymbol: Int? = nil, endWeight: Float = 0, beamThreshold: Float = .infinity) {
+        self.beamThreshold = beamThreshold
         self.beamWidth = beamWidth
         self.lmWeight = lmWeight
         self.insertionBonus = insertionBonus
@@ -61,9 +68,12 @@ import Foundation
     /// `postContext` (symbol ids of the text after the ink), when not empty and with a language model,
     /// adds `lmWeight · log P_LM(postContext | hypothesis)` to each final hypothesis instead of the
     /// end term.
+    ///
+    /// `keepAtLeast` (default `maxResults`): the beam threshold never leaves fewer prefixes than this.
     public func decode<LM: LanguageModel>(_ logProbs: FeatureMatrix, languageModel: LM?, preContext: [Int] = [],
                                           leadingSymbol: Int? = nil, maxResults: Int, allowed: [Bool]? = nil,
-                                          vocabulary: _VocabularyWalk? = nil, postContext: [Int] = []) -> [Hypothesis] {
+                                          vocabulary: _VocabularyWalk? = nil, postContext: [Int] = [],
+                                          keepAtLeast: Int? = nil) -> [Hypothesis] {
         let C = logProbs.columns
         precondition(C < 1 << 20, "at most 2^20 classes")
         // (No local functions that capture mutable state, and no copies of the trie or the language
@@ -74,6 +84,11 @@ import Foundation
         var beams: [(node: Int, pb: Float, pnb: Float)] = [(0, 0, -.infinity)]
         if let s = leadingSymbol { beams.append((trie.child(0, s, languageModel, leading: true), 0, -.infinity)) }
         let width = max(beamWidth, maxResults)
+        let keep = max(1, min(keepAtLeast ?? maxResults, width))
+        // No threshold with a vocabulary: its bonus is taken back from words left incomplete at the end,
+        // so ranks during the search are not the final scores.
+        let threshold = vocabulary == nil ? beamThreshold : .infinity
+        var blankRanks: [Float] = []
         var next = _NextBeams()
         var top: [(node: Int, pb: Float, pnb: Float, rank: Float)] = []
         top.reserveCapacity(width + 1)
@@ -106,13 +121,30 @@ import Foundation
             // never made. Without a vocabulary (whose bonus is not known before the walk).
             // A prefix that is not a beam also gets its score from its parent alone, so it is skipped
             // likewise when its bound is below `floor`, unless its parent has a child among the beams.
+            // With a beam threshold, the best blank path bounds the frame's best rank from below: a
+            // prefix below it by more than the threshold is dropped at the selection, so it is not made
+            // either, provided `keep` beams stay above that level (they are kept first).
             var floor = -Float.infinity
-            if beams.count == width, vocabulary == nil, lmWeight >= 0 {
-                floor = .infinity
+            if vocabulary == nil, lmWeight >= 0, beams.count == width || threshold < .infinity {
+                blankRanks.removeAll(keepingCapacity: true)
+                var worst = Float.infinity, bestRank = -Float.infinity
                 for beam in beams {
                     let r = trie.rank(beam.node, pb: _logAddExp(beam.pb, beam.pnb) + lpBlank, pnb: -.infinity,
                                       lmWeight: lmWeight, insertionBonus: insertionBonus)
-                    floor = min(floor, r)
+                    blankRanks.append(r)
+                    worst = min(worst, r)
+                    bestRank = max(bestRank, r)
+                }
+                if beams.count == width { floor = worst }
+                if threshold < .infinity {
+                    let level = bestRank - threshold
+                    var above = 0
+                    for r in blankRanks where r >= level { above += 1 }
+                    if above >= keep { floor = max(floor, level) }
+                }
+            }
+            if floor > -.infinity {
+                for beam in beams {
                     let p = trie.parent[beam.node]
                     if p >= 0 {
                         while hasBeamChild.count <= p { hasBeamChild.append(-1) }
@@ -166,6 +198,10 @@ import Foundation
             }
             }
             next.touched.removeAll(keepingCapacity: true)
+            if threshold < .infinity, let first = top.first {
+                let level = first.rank - threshold
+                while top.count > keep, top[top.count - 1].rank < level { top.removeLast() }
+            }
             beams = top.map { ($0.node, $0.pb, $0.pnb) }
         }
         var results: [Hypothesis] = []

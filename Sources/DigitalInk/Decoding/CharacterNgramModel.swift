@@ -16,6 +16,18 @@ import Foundation
     public struct State: Hashable, Sendable {
         var packed: UInt64
         var length: Int
+        /// At least the length of the longest suffix of the history that is a stored n-gram (at most
+        /// `length`). With the prefix property (``hasPrefixProperty``), a lookup starts at order
+        /// `context + 1`: every longer context is not stored, so it has no backoff weight and no
+        /// n-gram continues it. `score` sets it to the order of the n-gram it found; otherwise it is
+        /// `length` (no knowledge, the lookup starts at the top).
+        var context: Int
+
+        init(packed: UInt64, length: Int, context: Int? = nil) {
+            self.packed = packed
+            self.length = length
+            self.context = context ?? length
+        }
     }
 
     public let order: Int
@@ -36,6 +48,10 @@ import Foundation
     private let shifts: [UInt64]
     /// LM symbol of each class (−1: unknown), set by ``bound(toLabels:)``; nil: classes are LM symbols.
     private var symbolOfClass: [Int32]?
+    /// Whether every stored n-gram's prefix (its first n − 1 symbols) is stored too, as in files made
+    /// by `build_lm.py` (checked at load, in one pass over the sorted keys). Lookups then skip the
+    /// orders whose context is known not to be stored (``State/context``), with the same results.
+    public let hasPrefixProperty: Bool
     static let bucketBits: UInt64 = 14
 
     public init(contentsOf url: URL) throws(DigitalInkError) {
@@ -85,6 +101,22 @@ import Foundation
         }
         self.starts = starts
         self.shifts = shifts
+        hasPrefixProperty = Self.prefixProperty(keys: t.keys, bits: UInt64(t.bits))
+    }
+
+    /// Whether each key of order n ≥ 2, shifted right by `bits` (its prefix), is a key of order
+    /// n − 1. Keys are sorted within an order, so their prefixes are too: one merge pass. O(E).
+    static func prefixProperty(keys: [[UInt64]], bits: UInt64) -> Bool {
+        for n in keys.indices.dropFirst() {
+            let lower = keys[n - 1]
+            var j = 0
+            for key in keys[n] {
+                let prefix = key >> bits
+                while j < lower.count, lower[j] < prefix { j += 1 }
+                guard j < lower.count, lower[j] == prefix else { return false }
+            }
+        }
+        return true
     }
 
     /// This model scoring a network's classes: class i (1...labels.count) is the LM symbol whose text
@@ -115,6 +147,12 @@ import Foundation
     public func score(_ symbol: Int, after state: State) -> (logProbability: Float, next: State) {
         let s = lmSymbol(symbol)
         guard s > 0 else { return (unknownLogProbability, State(packed: 0, length: 0)) }
+        if hasPrefixProperty {
+            let (lp, found) = logProbability(s, state, from: min(state.context, state.length, order - 1) + 1)
+            var next = advance(state, s)
+            next.context = min(found, next.length)
+            return (lp, next)
+        }
         return (logProbability(s, state), advance(state, s))
     }
 
@@ -137,17 +175,24 @@ import Foundation
 
     /// log P(symbol | state) with backoff, for an LM symbol in 1..<symbolCount.
     func logProbability(_ symbol: Int, _ s: State) -> Float {
+        logProbability(symbol, s, from: min(s.length, order - 1) + 1).logProbability
+    }
+
+    /// log P(symbol | state) with backoff, trying the orders from `top` down, and the order of the
+    /// n-gram found (0: none).
+    @inline(__always)
+    func logProbability(_ symbol: Int, _ s: State, from top: Int) -> (logProbability: Float, order: Int) {
         var acc: Float = 0
-        var n = min(s.length, order - 1) + 1
+        var n = top
         while n >= 1 {
             let ctxLen = n - 1
             let ctx = ctxLen == 0 ? 0 : s.packed & ((UInt64(1) << (bits * UInt64(ctxLen))) - 1)
             let key = (ctx << bits) | UInt64(symbol)
-            if let i = find(key, order: n - 1) { return acc + logProbs[n - 1][i] }
+            if let i = find(key, order: n - 1) { return (acc + logProbs[n - 1][i], n) }
             if ctxLen > 0, let j = find(ctx, order: ctxLen - 1) { acc += logBackoffs[ctxLen - 1][j] }
             n -= 1
         }
-        return acc + unknownLogProbability  // a symbol without a unigram (never in a valid file)
+        return (acc + unknownLogProbability, 0)  // a symbol without a unigram (never in a valid file)
     }
 
     /// The index of `key` among the keys of order index `o` (0 for unigrams), or nil: a binary search

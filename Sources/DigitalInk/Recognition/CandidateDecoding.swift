@@ -52,7 +52,7 @@ struct CTCTextDecoder: CandidateDecoding {
         // Every final hypothesis (the beam's width of them): the confidences come from all of them.
         let all = search.decode(output, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
                                 maxResults: max(search.beamWidth, options.maxResultCount), allowed: allowed, vocabulary: walk,
-                                postContext: postSymbols)
+                                postContext: postSymbols, keepAtLeast: options.maxResultCount)
         let pool = all.prefix(search.beamWidth)
         let confidences = ConfidenceCalibration.confidences(scores: pool.map(\.score), lengths: pool.map(\.symbols.count),
                                                             calibration: configuration.decoder?.confidence)

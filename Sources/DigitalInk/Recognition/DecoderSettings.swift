@@ -21,8 +21,14 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     public var insertionBonus: Float?
     /// Weight of the language model's log-probability that the text ends after its last character.
     public var endWeight: Float?
+    /// Beam threshold, in natural-log units: after each frame, prefixes ranked more than this below the
+    /// best are dropped (never below the number of results asked for); `.infinity` keeps the whole
+    /// beam. Smaller is faster. Not applied with a ``DigitalInkRecognizerOptions/vocabulary``.
+    public var beamThreshold: Float?
 
-    public init(beamWidth: Int? = nil, lmWeight: Float? = nil, insertionBonus: Float? = nil, endWeight: Float? = nil) {
+    public init(beamWidth: Int? = nil, lmWeight: Float? = nil, insertionBonus: Float? = nil, endWeight: Float? = nil,
+                beamThreshold: Float? = nil) {
+        self.beamThreshold = beamThreshold
         self.beamWidth = beamWidth
         self.lmWeight = lmWeight
         self.insertionBonus = insertionBonus
@@ -35,6 +41,7 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
         if let b = beamWidth, !(1...Self.maxBeamWidth).contains(b) {
             throw .invalidOption(name: "beamWidth", reason: "\(b) is outside 1...\(Self.maxBeamWidth)")
         }
+        if let t = beamThreshold, !(t > 0) { throw .invalidOption(name: "beamThreshold", reason: "\(t) is not positive") }
         for (name, value) in [("lmWeight", lmWeight), ("insertionBonus", insertionBonus), ("endWeight", endWeight)] {
             if let v = value, !v.isFinite { throw .invalidOption(name: name, reason: "\(v) is not a finite number") }
         }

@@ -4,7 +4,7 @@ extension ModelConfiguration {
     /// The beam search that this text model's `decoder` settings describe, as a recognizer runs it.
     ///
     /// With `languageModel` false (no language model, or one not used) the LM weight, insertion bonus
-    /// and end weight are 0. Settings in `options` that are set override the model's. The end symbol
+    /// and end weight are 0 (the beam threshold stays). Settings in `options` that are set override the model's. The end symbol
     /// is the space character's class, when the model has one. Defaults where `config.json` has no
     /// decoder: beam width 16, weights 0.
     @_spi(Engine) public func beamSearch(languageModel: Bool, options: DigitalInkRecognizerOptions? = nil) -> CTCPrefixBeamSearch {
@@ -16,6 +16,7 @@ extension ModelConfiguration {
                                    insertionBonus: weight(o?.insertionBonus, d?.insertionBonus),
                                    blank: blankIndex ?? 0,
                                    endSymbol: labels.firstIndex(of: " ").map { $0 + 1 },
-                                   endWeight: weight(o?.endWeight, d?.endWeight))
+                                   endWeight: weight(o?.endWeight, d?.endWeight),
+                                   beamThreshold: o?.beamThreshold ?? d?.beamThreshold ?? .infinity)
     }
 }

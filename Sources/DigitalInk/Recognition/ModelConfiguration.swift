@@ -29,6 +29,9 @@ import Foundation
         /// Weight of the language model's probability that the text ends after the last character
         /// (a space follows it), added to the final hypotheses' scores; absent means 0.
         public var endWeight: Float?
+        /// The beam threshold (``CTCPrefixBeamSearch/beamThreshold``): prefixes ranked more than this
+        /// below the frame's best are dropped; absent: none (the beam stays `beamWidth` wide).
+        public var beamThreshold: Float?
         /// How scores become confidences; absent: the softmax of the final hypotheses' scores.
         public var confidence: ConfidenceCalibration?
     }
@@ -111,6 +114,7 @@ import Foundation
             guard (network.head ?? .ctc) == .ctc else { throw bad("a text model needs a ctc head") }
             if let d = decoder {
                 guard (1...DecoderSettings.maxBeamWidth).contains(d.beamWidth) else { throw bad("decoder.beamWidth must be in 1...\(DecoderSettings.maxBeamWidth)") }
+                if let t = d.beamThreshold, !(t > 0) { throw bad("decoder.beamThreshold must be positive") }
                 for (name, w) in [("lmWeight", d.lmWeight), ("insertionBonus", d.insertionBonus), ("endWeight", d.endWeight ?? 0)] {
                     guard w.isFinite, abs(w) <= Limits.weight else { throw bad("decoder.\(name) must be finite, at most \(Limits.weight) in size") }
                 }
