@@ -212,6 +212,12 @@ def write_card(model_dir: str, lang: str, r: dict, args) -> None:
     path = os.path.join(model_dir, "MODEL_CARD.md")
     text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
     wrong = ", ".join(f"{w['ref']} → {w['hyp'] or '(nothing)'}" for w in r["wrong"][:8]) or "none"
+    dec = (json.load(open(os.path.join(model_dir, "config.json"), encoding="utf-8")).get("decoder") or {})
+    decoder = (f"Decoder (`config.json`): beam {dec.get('beamWidth')}, LM weight {dec.get('lmWeight')}, insertion bonus "
+               f"{dec.get('insertionBonus')}, end weight {dec.get('endWeight', 0)}"
+               + (f", beam threshold {dec['beamThreshold']:g} (prefixes more than that below the best are dropped after "
+                  "each frame; 16 read the tuning words of de, pl, cs, fr, tr, ro, lv and hu exactly as no threshold, "
+                  "12 and below did not)" if dec.get("beamThreshold") else "") + ".")
     section = f"""{CARD_BEGIN}
 ## Accuracy on composed words (not real {lang} handwriting)
 
@@ -229,6 +235,8 @@ will read differently; no real-ink figure exists for this language.
 | character error rate on accented letters alone | {100 * r['accented_cer']:.1f}% |
 
 Most frequent errors (reference → reading): {wrong}.
+
+{decoder}
 
 `python3 Training/evaluate_languages.py --languages {lang} --words {args.words} --seed {args.seed} --card`
 {CARD_END}"""
