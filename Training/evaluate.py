@@ -122,8 +122,11 @@ def inkrec_binary():
     return path
 
 
+ENGINE_ARGS: list[str] = []
+
+
 def engine(binary, model_dir, jsonl, extra):
-    cmd = [binary, "recognize", "--model-directory", model_dir, "--batch", jsonl, "--max-results", "10"] + extra  # the API default
+    cmd = [binary, "recognize", "--model-directory", model_dir, "--batch", jsonl, "--max-results", "10"] + extra + ENGINE_ARGS  # the API default
     t = time.time()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     elapsed = time.time() - t
@@ -147,6 +150,7 @@ def main():
     ap.add_argument("--sweep-end-weights", default="0,0.5,1")
     ap.add_argument("--sweep-beam-widths", default="16")
     ap.add_argument("--sweep-beam-thresholds", default="inf", help="beam thresholds (natural-log units; inf: none)")
+    ap.add_argument("--engine-args", default="", help="extra inkrec arguments for every run (e.g. --symbols-per-frame 16)")
     ap.add_argument("--training-note", default="", help="a sentence about the training run, for the card")
     ap.add_argument("--sweep-note", default="see Training/README.md", help="how the decoder weights were chosen, for the card")
     ap.add_argument("--skip-report", action="store_true", help="only the sweep (with --sweep)")
@@ -154,6 +158,7 @@ def main():
     ap.add_argument("--card", action="store_true", help="write the figures into the model's MODEL_CARD.md")
     ap.add_argument("--history", default=os.path.join(HERE, "runs", "en", "last.pt"), help="checkpoint whose training history goes in the card")
     args = ap.parse_args()
+    ENGINE_ARGS[:] = args.engine_args.split()
 
     words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
     random.Random(0).shuffle(words)

@@ -126,6 +126,8 @@ def main():
     ap.add_argument("--beam-width", type=int, default=16)
     ap.add_argument("--beam-threshold", type=float, default=None,
                     help="drop prefixes ranked more than this below the best after each frame (en-US: 10)")
+    ap.add_argument("--symbols-per-frame", type=int, default=None,
+                    help="the most symbols one frame may extend the prefixes with (en-US: 32)")
     ap.add_argument("--recurrent-f16", action=argparse.BooleanOptionalAction, default=True,
                     help="round the recurrent weights (weight_hh) to half precision and store them as F16: the "
                          "engine then runs its 16-bit recurrent kernel, exactly (see Sources/_InkKernels)")
@@ -170,6 +172,7 @@ def main():
         "decoder": {"languageModel": "lm.bin" if has_lm else None, "lmWeight": args.lm_weight,
                     "insertionBonus": args.insertion_bonus, "beamWidth": args.beam_width,
                     **({"beamThreshold": args.beam_threshold} if args.beam_threshold else {}),
+                    **({"symbolsPerFrame": args.symbols_per_frame} if args.symbols_per_frame else {}),
                     "endWeight": args.end_weight},
     }
     with open(os.path.join(args.out, "config.json"), "w") as f:

@@ -79,6 +79,9 @@ struct Recognize: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Override the beam threshold (natural-log units; inf: none).", visibility: .hidden))
     var beamThreshold: Float?
 
+    @Option(name: .long, help: ArgumentHelp("Override the most symbols a frame may extend the prefixes with.", visibility: .hidden))
+    var symbolsPerFrame: Int?
+
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     func validate() throws {
@@ -96,7 +99,7 @@ struct Recognize: AsyncParsableCommand {
 
     /// The command-line flag of each recognizer option, for error messages.
     static let flagName = ["allowedCharacters": "charset", "vocabulary": "vocabulary", "vocabulary.weight": "vocabulary-weight", "maxResultCount": "max-results", "beamWidth": "beam-width", "lmWeight": "lm-weight",
-                          "insertionBonus": "insertion-bonus", "endWeight": "end-weight", "beamThreshold": "beam-threshold"]
+                          "insertionBonus": "insertion-bonus", "endWeight": "end-weight", "beamThreshold": "beam-threshold", "symbolsPerFrame": "symbols-per-frame"]
 
     /// `options` with this command's settings.
     func recognizerSettings(_ options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognizerOptions {
@@ -107,7 +110,7 @@ struct Recognize: AsyncParsableCommand {
         options.maxResultCount = maxResults
         options.useLanguageModel = !noLanguageModel
         options.decoder = DecoderSettings(beamWidth: beamWidth, lmWeight: lmWeight, insertionBonus: insertionBonus, endWeight: endWeight,
-                                          beamThreshold: beamThreshold)
+                                          beamThreshold: beamThreshold, symbolsPerFrame: symbolsPerFrame)
         options.timestampValidation = strictTimestamps ? .strict : .lenient
         options.allowedCharacters = charset.map(Set.init)
         options.compute = ComputeOptions(environment: ProcessInfo.processInfo.environment)

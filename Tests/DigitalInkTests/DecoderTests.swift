@@ -170,3 +170,34 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite("CTC prefix beam search: symbols per frame")
+struct SymbolsPerFrameTests {
+    @Test("a cap at least the class count changes nothing; a cap of one extends only by each frame's most likely symbol")
+    func cap() {
+        for seed in 0..<100 as Range<UInt64> {
+            let (lp, lm) = BeamThresholdTests.randomCase(seed)
+            let full = CTCPrefixBeamSearch(beamWidth: 16, lmWeight: 0.8, insertionBonus: 0.5)
+            var wide = full
+            wide.symbolsPerFrame = lp.columns
+            #expect(wide.decode(lp, languageModel: lm, maxResults: 8) == full.decode(lp, languageModel: lm, maxResults: 8))
+            var one = full
+            one.symbolsPerFrame = 1
+            let best = (0..<lp.rows).map { t in (1..<lp.columns).max { lp.values[t * lp.columns + $0] < lp.values[t * lp.columns + $1] }! }
+            for h in one.decode(lp, languageModel: lm, maxResults: 8) {
+                #expect(h.symbols.allSatisfy(best.contains), "seed \(seed): \(h.symbols) uses a symbol that is never a frame's best")
+            }
+        }
+    }
+
+    @Test("en-US caps a frame at 32 symbols; options override it; zero is refused")
+    func settings() throws {
+        let config = try ModelConfiguration.load(from: shippedModelDirectory.appendingPathComponent("config.json"))
+        #expect(config.beamSearch(languageModel: true).symbolsPerFrame == 32)
+        var options = DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory)
+        options.decoder.symbolsPerFrame = 8
+        #expect(config.beamSearch(languageModel: true, options: options).symbolsPerFrame == 8)
+        options.decoder.symbolsPerFrame = 0
+        #expect(throws: DigitalInkError.self) { try options.decoder.validate() }
+    }
+}

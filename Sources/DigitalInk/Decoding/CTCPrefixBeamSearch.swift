@@ -31,6 +31,10 @@ import Foundation
     /// (e^−10 ≈ 1/22,000), so easy frames keep a few prefixes and hard ones the whole beam. Not
     /// applied with a vocabulary (whose bonus makes ranks during the search differ from final scores).
     public var beamThreshold: Float
+    /// The most symbols a frame may extend the prefixes with: its most likely ones above
+    /// `symbolLogProbabilityFloor` (`Int.max`: all of them). A frame where the network is unsure of
+    /// everything otherwise extends every beam by hundreds of classes.
+    public var symbolsPerFrame: Int = .max
 
     public init(beamWidth: Int = 16, lmWeight: Float = 0.5, insertionBonus: Float = 0, symbolLogProbabilityFloor: Float = -9,
                 blank: Int = 0, endSymbol: Int? = nil, endWeight: Float = 0, beamThreshold: Float = .infinity) {
@@ -113,6 +117,11 @@ import Foundation
                 }
             }
             if candidates.isEmpty, best >= 0 { candidates.append(best) }
+            if candidates.count > symbolsPerFrame {  // a flat frame: only its most likely symbols
+                candidates.sort { (values[row + $0], $1) > (values[row + $1], $0) }
+                candidates.removeLast(candidates.count - symbolsPerFrame)
+                candidates.sort()
+            }
             let lpBlank = values[row + blank]
             // A lower bound of the rank the beam will need this frame: each of `width` beams ends the frame
             // with at least the rank of its blank path alone, so when all `width` are there, the worst

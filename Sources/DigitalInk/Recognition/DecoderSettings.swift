@@ -25,10 +25,14 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     /// best are dropped (never below the number of results asked for); `.infinity` keeps the whole
     /// beam. Smaller is faster. Not applied with a ``DigitalInkRecognizerOptions/vocabulary``.
     public var beamThreshold: Float?
+    /// The most symbols one frame may extend the prefixes with (its most likely ones). Smaller is
+    /// faster and takes less memory on frames where the network is unsure of everything.
+    public var symbolsPerFrame: Int?
 
     public init(beamWidth: Int? = nil, lmWeight: Float? = nil, insertionBonus: Float? = nil, endWeight: Float? = nil,
-                beamThreshold: Float? = nil) {
+                beamThreshold: Float? = nil, symbolsPerFrame: Int? = nil) {
         self.beamThreshold = beamThreshold
+        self.symbolsPerFrame = symbolsPerFrame
         self.beamWidth = beamWidth
         self.lmWeight = lmWeight
         self.insertionBonus = insertionBonus
@@ -42,6 +46,7 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
             throw .invalidOption(name: "beamWidth", reason: "\(b) is outside 1...\(Self.maxBeamWidth)")
         }
         if let t = beamThreshold, !(t > 0) { throw .invalidOption(name: "beamThreshold", reason: "\(t) is not positive") }
+        if let k = symbolsPerFrame, k < 1 { throw .invalidOption(name: "symbolsPerFrame", reason: "\(k) is not positive") }
         for (name, value) in [("lmWeight", lmWeight), ("insertionBonus", insertionBonus), ("endWeight", endWeight)] {
             if let v = value, !v.isFinite { throw .invalidOption(name: name, reason: "\(v) is not a finite number") }
         }

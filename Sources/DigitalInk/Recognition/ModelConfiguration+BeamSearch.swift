@@ -11,12 +11,14 @@ extension ModelConfiguration {
         let d = decoder
         func weight(_ override: Float?, _ value: Float?) -> Float { languageModel ? (override ?? value ?? 0) : 0 }
         let o = options?.decoder
-        return CTCPrefixBeamSearch(beamWidth: o?.beamWidth ?? d?.beamWidth ?? 16,
+        var search = CTCPrefixBeamSearch(beamWidth: o?.beamWidth ?? d?.beamWidth ?? 16,
                                    lmWeight: weight(o?.lmWeight, d?.lmWeight),
                                    insertionBonus: weight(o?.insertionBonus, d?.insertionBonus),
                                    blank: blankIndex ?? 0,
                                    endSymbol: labels.firstIndex(of: " ").map { $0 + 1 },
                                    endWeight: weight(o?.endWeight, d?.endWeight),
                                    beamThreshold: o?.beamThreshold ?? d?.beamThreshold ?? .infinity)
+        search.symbolsPerFrame = o?.symbolsPerFrame ?? d?.symbolsPerFrame ?? .max
+        return search
     }
 }

@@ -32,6 +32,9 @@ import Foundation
         /// The beam threshold (``CTCPrefixBeamSearch/beamThreshold``): prefixes ranked more than this
         /// below the frame's best are dropped; absent: none (the beam stays `beamWidth` wide).
         public var beamThreshold: Float?
+        /// The most symbols a frame may extend the prefixes with (``CTCPrefixBeamSearch/symbolsPerFrame``);
+        /// absent: all above the floor.
+        public var symbolsPerFrame: Int?
         /// How scores become confidences; absent: the softmax of the final hypotheses' scores.
         public var confidence: ConfidenceCalibration?
     }
@@ -115,6 +118,7 @@ import Foundation
             if let d = decoder {
                 guard (1...DecoderSettings.maxBeamWidth).contains(d.beamWidth) else { throw bad("decoder.beamWidth must be in 1...\(DecoderSettings.maxBeamWidth)") }
                 if let t = d.beamThreshold, !(t > 0) { throw bad("decoder.beamThreshold must be positive") }
+                if let k = d.symbolsPerFrame, k < 1 { throw bad("decoder.symbolsPerFrame must be positive") }
                 for (name, w) in [("lmWeight", d.lmWeight), ("insertionBonus", d.insertionBonus), ("endWeight", d.endWeight ?? 0)] {
                     guard w.isFinite, abs(w) <= Limits.weight else { throw bad("decoder.\(name) must be finite, at most \(Limits.weight) in size") }
                 }
