@@ -154,7 +154,7 @@ import Foundation
             }
             if floor > -.infinity {
                 for beam in beams {
-                    let p = trie.parent[beam.node]
+                    let p = Int(trie.parent[beam.node])
                     if p >= 0 {
                         while hasBeamChild.count <= p { hasBeamChild.append(-1) }
                         hasBeamChild[p] = t
@@ -164,7 +164,7 @@ import Foundation
             for beam in beams {
                 let total = _logAddExp(beam.pb, beam.pnb)
                 next.add(beam.node, frame: t, pb: total + lpBlank)
-                let last = trie.symbol[beam.node]
+                let last = Int(trie.symbol[beam.node])
                 let parentLM = lmWeight * trie.lmLogProb[beam.node]
                 let childBonus = insertionBonus * Float(trie.length[beam.node] + 1)
                 let prunable = floor > -.infinity && (beam.node >= hasBeamChild.count || hasBeamChild[beam.node] != t)
@@ -247,9 +247,10 @@ import Foundation
 /// rank from above. The search scores only the prefixes whose bound could still enter the beam; most
 /// extensions fall short and never cost a lookup. The beams are the same as with eager scoring.
 struct _PrefixTrie<State> {
-    var parent: [Int] = [-1]
-    var symbol: [Int] = [-1]
-    var length: [Int] = [0]
+    // 32-bit node fields: a long line makes tens of thousands of prefixes.
+    var parent: [Int32] = [-1]
+    var symbol: [Int32] = [-1]
+    var length: [Int32] = [0]
     var lmLogProb: [Float] = [0]
     var lmState: [State?]
     /// Whether the node's LM log-probability and state are computed (always, without `lazyLM`).
@@ -262,7 +263,7 @@ struct _PrefixTrie<State> {
     /// Children by `node << 20 | symbol` (-1: not allowed by a strict vocabulary): open addressing, linear probing, at most half full
     /// (faster than a Dictionary, whose hashing dominated the search).
     var slotKeys = [Int](repeating: -1, count: 1024)
-    var slotNodes = [Int](repeating: 0, count: 1024)
+    var slotNodes = [Int32](repeating: 0, count: 1024)
     var slotsUsed = 0
 
     init(rootState: State?, vocabulary: _VocabularyWalk? = nil, lazyLM: Bool = false) {
@@ -275,8 +276,8 @@ struct _PrefixTrie<State> {
     @inline(__always)
     mutating func scoreLM<LM: LanguageModel>(_ node: Int, _ languageModel: LM?) where LM.State == State {
         guard !lmReady[node] else { return }
-        let p = parent[node]
-        if let state = lmState[p], let r = languageModel?.score(symbol[node], after: state) {
+        let p = Int(parent[node])
+        if let state = lmState[p], let r = languageModel?.score(Int(symbol[node]), after: state) {
             lmLogProb[node] = lmLogProb[p] + min(r.logProbability, 0)
             lmState[node] = r.next
         }
@@ -291,7 +292,7 @@ struct _PrefixTrie<State> {
         let key = node << 20 | s
         var i = Self.slot(key, mask: slotKeys.count - 1)
         while slotKeys[i] != -1 {
-            if slotKeys[i] == key { return slotNodes[i] }
+            if slotKeys[i] == key { return Int(slotNodes[i]) }
             i = (i + 1) & (slotKeys.count - 1)
         }
         var vs = _VocabularyState()
@@ -312,7 +313,7 @@ struct _PrefixTrie<State> {
             (lp, st) = (min(r.logProbability, 0), r.next)
         }
         let id = parent.count
-        parent.append(node); symbol.append(s); length.append(length[node] + 1)
+        parent.append(Int32(node)); symbol.append(Int32(s)); length.append(length[node] + 1)
         lmLogProb.append(lmLogProb[node] + lp); lmState.append(st); lmReady.append(!lazy)
         if let walk = vocabulary { vocab.append(vs); vocabBonus.append(walk.bonus(vs)) }
         insert(key, id, at: i)
@@ -322,7 +323,7 @@ struct _PrefixTrie<State> {
     @inline(__always)
     mutating func insert(_ key: Int, _ id: Int, at i: Int) {
         slotKeys[i] = key
-        slotNodes[i] = id
+        slotNodes[i] = Int32(id)
         slotsUsed += 1
         if 2 * slotsUsed > slotKeys.count { grow() }
     }
@@ -336,7 +337,7 @@ struct _PrefixTrie<State> {
         let oldKeys = slotKeys, oldNodes = slotNodes
         let size = 2 * oldKeys.count, mask = size - 1
         slotKeys = [Int](repeating: -1, count: size)
-        slotNodes = [Int](repeating: 0, count: size)
+        slotNodes = [Int32](repeating: 0, count: size)
         for (k, n) in zip(oldKeys, oldNodes) where k != -1 {
             var i = Self.slot(k, mask: mask)
             while slotKeys[i] != -1 { i = (i + 1) & mask }
@@ -356,7 +357,7 @@ struct _PrefixTrie<State> {
     func symbols(of node: Int) -> [Int] {
         var out: [Int] = []
         var n = node
-        while n > 0 { out.append(symbol[n]); n = parent[n] }
+        while n > 0 { out.append(Int(symbol[n])); n = Int(parent[n]) }
         return out.reversed()
     }
 }

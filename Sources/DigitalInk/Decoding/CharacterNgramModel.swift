@@ -13,20 +13,31 @@ import Foundation
 @_spi(Engine) public struct CharacterNgramModel: LanguageModel, Sendable {
     /// The last N−1 symbols, packed as `bits`-bit digits (most recent lowest), and how many symbols
     /// are held.
+    /// (Ten bytes, sixteen with the optional the decoder keeps per prefix: one state per prefix of the
+    /// beam search, tens of thousands on a long line.)
     public struct State: Hashable, Sendable {
         var packed: UInt64
-        var length: Int
+        private var lengthByte: UInt8
+        private var contextByte: UInt8
+        /// How many symbols `packed` holds (at most the order − 1, below 8).
+        var length: Int {
+            get { Int(lengthByte) }
+            set { lengthByte = UInt8(truncatingIfNeeded: newValue) }
+        }
         /// At least the length of the longest suffix of the history that is a stored n-gram (at most
         /// `length`). With the prefix property (``hasPrefixProperty``), a lookup starts at order
         /// `context + 1`: every longer context is not stored, so it has no backoff weight and no
         /// n-gram continues it. `score` sets it to the order of the n-gram it found; otherwise it is
         /// `length` (no knowledge, the lookup starts at the top).
-        var context: Int
+        var context: Int {
+            get { Int(contextByte) }
+            set { contextByte = UInt8(truncatingIfNeeded: newValue) }
+        }
 
         init(packed: UInt64, length: Int, context: Int? = nil) {
             self.packed = packed
-            self.length = length
-            self.context = context ?? length
+            lengthByte = UInt8(truncatingIfNeeded: length)
+            contextByte = UInt8(truncatingIfNeeded: context ?? length)
         }
     }
 
