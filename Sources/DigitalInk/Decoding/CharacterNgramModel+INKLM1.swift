@@ -59,6 +59,6 @@ extension CharacterNgramTables {
             throw r.corrupt("\(keys[0].count) unigrams for \(symbols - 1) symbols")
         }
         return CharacterNgramTables(order: order, symbolCount: symbols, bits: 8, alphabet: nil, unknownLogProbability: -30,
-                                    keys: keys, logProbs: lps, logBackoffs: bows)
+                                    keys: keys, logProbs: lps.map(LMValues.init(floats:)), logBackoffs: bows.map(LMValues.init(floats:)))
     }
 }

@@ -26,7 +26,7 @@ extension CharacterNgramTables {
         guard unknown.isFinite, unknown <= 0 else { throw r.corrupt("unknown-symbol log-probability \(unknown) is not finite and ≤ 0") }
         let alphabet = try readAlphabet(&r, count: symbols - 1)
         let symbolWidth = symbols <= 256 ? 1 : 2
-        var keys: [[UInt64]] = [], lps: [[Float]] = [], bows: [[Float]] = []
+        var keys: [[UInt64]] = [], lps: [LMValues] = [], bows: [LMValues] = []
         for n in 1...order {
             let count = Int(try r.u32())
             if n == 1 {
@@ -48,20 +48,17 @@ extension CharacterNgramTables {
                                      bits: bits, order: n)
             }
             let lpCodes = try r.codes(count, width: lpWidth)
-            var lp = [Float](repeating: 0, count: count)
-            for i in 0..<count {
-                let c = Int(lpCodes[i])
-                guard c < lpBook.count else { throw r.corrupt("order \(n) entry \(i): log-probability code \(c) outside its codebook") }
-                lp[i] = lpBook[c]
+            for i in 0..<count where Int(lpCodes[i]) >= lpBook.count {
+                throw r.corrupt("order \(n) entry \(i): log-probability code \(lpCodes[i]) outside its codebook")
             }
-            var bo = [Float](repeating: 0, count: count)
+            let lp = LMValues(codes: lpCodes, width: lpWidth, book: lpBook)
+            var bo = LMValues(constant: 0)
             if boWidth > 0 {
                 let boCodes = try r.codes(count, width: boWidth)
-                for i in 0..<count {
-                    let c = Int(boCodes[i])
-                    guard c < boBook.count else { throw r.corrupt("order \(n) entry \(i): backoff code \(c) outside its codebook") }
-                    bo[i] = boBook[c]
+                for i in 0..<count where Int(boCodes[i]) >= boBook.count {
+                    throw r.corrupt("order \(n) entry \(i): backoff code \(boCodes[i]) outside its codebook")
                 }
+                bo = LMValues(codes: boCodes, width: boWidth, book: boBook)
             }
             keys.append(k); lps.append(lp); bows.append(bo)
             k = []

@@ -50,8 +50,8 @@ import Foundation
     public let unknownLogProbability: Float
     private let bits: UInt64
     private let keys: [[UInt64]]
-    private let logProbs: [[Float]]
-    private let logBackoffs: [[Float]]
+    private let logProbs: [LMValues]
+    private let logBackoffs: [LMValues]
     /// Per order, where each bucket of keys starts: bucket `b` (the key's top `bucketBits` significant
     /// bits for that order) holds `keys[n][starts[n][b] ..< starts[n][b + 1]]`, so that a lookup
     /// searches a few keys instead of the whole order (the same result as a binary search over all).

@@ -15,11 +15,52 @@ struct CharacterNgramTables: Sendable {
     /// The log-probability of a symbol the model does not know.
     var unknownLogProbability: Float
     var keys: [[UInt64]]
-    var logProbs: [[Float]]
-    var logBackoffs: [[Float]]
+    var logProbs: [LMValues]
+    var logBackoffs: [LMValues]
 
     /// Bits per symbol for an alphabet of `symbolCount` symbols (BOS included).
     static func keyBits(symbolCount: Int) -> Int {
         symbolCount <= 256 ? 8 : Int.bitWidth - (symbolCount - 1).leadingZeroBitCount
+    }
+}
+
+/// One order's log-probabilities or backoff weights as they are kept in memory: floats (INKLM1), or the
+/// file's 8- or 16-bit codes into a codebook (INKLM2: a quarter or half of the floats' memory, the same
+/// values), or one value for every entry (an order without backoffs).
+struct LMValues: Sendable {
+    private var floats: [Float] = []
+    private var codes8: [UInt8] = []
+    private var codes16: [UInt16] = []
+    private var book: [Float] = []
+    private var kind: UInt8 = 0  // 0 floats, 1 codes8, 2 codes16, 3 constant book[0]
+
+    init(floats: [Float]) { self.floats = floats }
+
+    /// `codes` (each below `book.count`, checked by the reader) of `width` bytes (1 or 2).
+    init(codes: [UInt16], width: Int, book: [Float]) {
+        self.book = book
+        if width == 1 {
+            codes8 = codes.map { UInt8(truncatingIfNeeded: $0) }
+            kind = 1
+        } else {
+            codes16 = codes
+            kind = 2
+        }
+    }
+
+    /// The same value for every entry.
+    init(constant value: Float) {
+        book = [value]
+        kind = 3
+    }
+
+    @inline(__always)
+    subscript(i: Int) -> Float {
+        switch kind {
+        case 1: return book[Int(codes8[i])]
+        case 2: return book[Int(codes16[i])]
+        case 3: return book[0]
+        default: return floats[i]
+        }
     }
 }
