@@ -220,25 +220,31 @@ struct Recognize: AsyncParsableCommand {
         }
         let window = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
         let slots = DispatchSemaphore(value: window)
-        let (entries, entryInput) = AsyncStream<InkBatchReader.Entry>.makeStream()
+        // The reader thread only splits lines; each line is parsed in the task that recognizes it, so
+        // that the parsing runs on all cores too.
+        let (entries, entryInput) = AsyncStream<InkBatchReader.PendingLine>.makeStream()
         let readerThread = Thread {
-            for entry in reader {
+            var lines = reader.makeIterator()
+            while let line = lines.nextPending() {
                 slots.wait()  // released when an answer has been written
-                entryInput.yield(entry)
+                entryInput.yield(line)
             }
             entryInput.finish()
         }
         readerThread.start()
 
-        let (answers, answerInput) = AsyncStream<Task<String, Never>>.makeStream()
+        let (answers, answerInput) = AsyncStream<Task<String?, Never>>.makeStream()
         let writer = Task {
             for await answer in answers {
-                FileHandle.standardOutput.write(Data((await answer.value + "\n").utf8))
+                if let text = await answer.value { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
                 slots.signal()
             }
         }
-        for await entry in entries {
-            answerInput.yield(Task { await self.answer(entry, recognizer) })
+        for await line in entries {
+            answerInput.yield(Task { () async -> String? in
+                guard let entry = line.entry() else { return nil }  // a blank line that is skipped
+                return await self.answer(entry, recognizer)
+            })
         }
         answerInput.finish()
         await writer.value

@@ -181,3 +181,24 @@ struct FormatBatchTests {
         #expect(e == MalformedInput(source: path, line: nil, field: nil, reason: "file not found"))
     }
 }
+
+@Suite("InkBatchReader: lines read now, parsed later")
+struct PendingLineTests {
+    @Test("nextPending then entry() gives what next() gives, line for line: inks, a bad line, a blank line, an over-long line, CRLF")
+    func sameEntries() throws {
+        let ink = #"{"id": "a", "strokes": [[[0, 0], [10, 5], [20, 0]]]}"#
+        let text = [ink, "{not json", "", #"{"id": "b", "strokes": [[[1, 1], [2, 2]]]}"# + "\r", String(repeating: "x", count: 300), ink].joined(separator: "\n")
+        for skips in [false, true] {
+            var reader = InkBatchReader(data: Data(text.utf8), source: "t")
+            reader.maxLineLength = 200
+            reader.skipsBlankLines = skips
+            let direct = Array(reader)
+            var it = reader.makeIterator()
+            var later: [InkBatchReader.Entry] = []
+            while let line = it.nextPending() { if let e = line.entry() { later.append(e) } }
+            #expect(later == direct)
+            #expect(direct.count == (skips ? 5 : 6))
+            #expect(direct.compactMap(\.document).count == 3)
+        }
+    }
+}

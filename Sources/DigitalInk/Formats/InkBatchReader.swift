@@ -174,10 +174,25 @@ public struct InkBatchReader: Sequence, Sendable {
         /// the end of the input. Reads more input
         /// only when the buffered bytes hold no complete line.
         public mutating func next() -> Entry? {
+            advance({ $0.parseLine($1) }, { $0 })
+        }
+
+        /// The next line read but not parsed (``PendingLine``), or nil at the end of the input. Lines
+        /// that fail before parsing (too long, a read error) come as ready entries.
+        public mutating func nextPending() -> PendingLine? {
+            advance({ me, range in
+                PendingLine(number: me.lineNumber, bytes: Array(me.buffer[range]), source: me.source, skipsBlankLines: me.skipsBlankLines)
+            }, { PendingLine(ready: $0) })
+        }
+
+        /// The reading loop: `make` turns the byte range of a complete line (of `buffer`, numbered
+        /// `lineNumber`) into a result, nil to skip it; `wrap` turns an entry made here (an error)
+        /// into one.
+        private mutating func advance<T>(_ make: (Iterator, Range<Int>) -> T?, _ wrap: (Entry) -> T) -> T? {
             if let failure = pendingFailure {
                 pendingFailure = nil
                 finished = true
-                return Entry(line: lineNumber + 1, result: .failure(failure))
+                return wrap(Entry(line: lineNumber + 1, result: .failure(failure)))
             }
             while !finished {
                 if let newline = findNewline() {
@@ -189,8 +204,8 @@ public struct InkBatchReader: Sequence, Sendable {
                         continue
                     }
                     lineNumber += 1
-                    if range.count > maxLineLength { return overlongLineEntry(range) }
-                    if let entry = parseLine(range) { return entry }
+                    if range.count > maxLineLength { return wrap(overlongLineEntry(range)) }
+                    if let made = make(self, range) { return made }
                     continue
                 }
                 scanFrom = buffer.count
@@ -200,8 +215,8 @@ public struct InkBatchReader: Sequence, Sendable {
                         lineNumber += 1
                         let range = lineStart..<buffer.count
                         lineStart = buffer.count
-                        if range.count > maxLineLength { return overlongLineEntry(range) }
-                        return parseLine(range)
+                        if range.count > maxLineLength { return wrap(overlongLineEntry(range)) }
+                        return make(self, range)
                     }
                     return nil
                 }
@@ -212,7 +227,7 @@ public struct InkBatchReader: Sequence, Sendable {
                     buffer.removeAll(keepingCapacity: false)
                     lineStart = 0
                     scanFrom = 0
-                    return entry
+                    return wrap(entry)
                 }
                 if discarding {
                     buffer.removeAll(keepingCapacity: true)
@@ -227,8 +242,8 @@ public struct InkBatchReader: Sequence, Sendable {
                     if try !chunks!.append(upTo: chunkSize, to: &buffer) { atEndOfInput = true }
                 } catch {
                     finished = true
-                    return Entry(line: lineNumber + 1, result: .failure(.malformedInput(
-                        source: source, line: lineNumber + 1, field: nil, reason: "read error: \(error.reason)")))
+                    return wrap(Entry(line: lineNumber + 1, result: .failure(.malformedInput(
+                        source: source, line: lineNumber + 1, field: nil, reason: "read error: \(error.reason)"))))
                 }
             }
             return nil
@@ -256,28 +271,65 @@ public struct InkBatchReader: Sequence, Sendable {
 
         /// The entry of one line, or nil when the line is blank and blank lines are skipped.
         private func parseLine(_ range: Range<Int>) -> Entry? {
-            var end = range.upperBound
-            if end > range.lowerBound, buffer[end - 1] == 0x0D { end -= 1 }
-            let isBlank = buffer[range.lowerBound..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-            let line = lineNumber
-            let source = source
-            if isBlank {
-                if skipsBlankLines { return nil }
-                return Entry(line: line, result: .failure(.malformedInput(source: source, line: line, field: nil, reason: "blank line")))
+            buffer.withUnsafeBufferPointer { b in
+                InkBatchReader.entry(of: UnsafeBufferPointer(rebasing: b[range]), line: lineNumber, source: source,
+                                     skipsBlankLines: skipsBlankLines)
             }
-            let result = buffer.withUnsafeBufferPointer { b -> Result<InkDocument, DigitalInkError> in
-                Result { () throws(DigitalInkError) -> InkDocument in
-                    try InkJSONReader.document(bytes: UnsafeBufferPointer(rebasing: b[range.lowerBound..<end]), source: source, firstLine: line)
-                }
-            }
-            var id: String? = nil
-            if case .failure = result {  // salvage the id of a rejected ink
-                id = buffer.withUnsafeBufferPointer { b in
-                    InkBatchReader.topLevelID(in: UnsafeBufferPointer(rebasing: b[range.lowerBound..<end]))
-                }
-            }
-            return Entry(line: line, result: result, id: id)
         }
+    }
+
+    /// A line of the input read but not parsed yet, so that the parsing (most of the reading's work)
+    /// can run where the ink is recognized, on any thread: ``entry()`` gives what the iterator would
+    /// have given for it.
+    public struct PendingLine: Sendable {
+        /// The line's number in the input, from 1.
+        public let number: Int
+        private let bytes: [UInt8]
+        private let ready: Entry?
+        private let source: String
+        private let skipsBlankLines: Bool
+
+        init(number: Int, bytes: [UInt8], source: String, skipsBlankLines: Bool) {
+            self.number = number
+            self.bytes = bytes
+            self.ready = nil
+            self.source = source
+            self.skipsBlankLines = skipsBlankLines
+        }
+
+        init(ready: Entry) {
+            number = ready.line
+            bytes = []
+            self.ready = ready
+            source = ""
+            skipsBlankLines = false
+        }
+
+        /// The line's entry: its ink or its error; nil for a blank line when blank lines are skipped.
+        public func entry() -> Entry? {
+            if let ready { return ready }
+            return bytes.withUnsafeBufferPointer { b in
+                InkBatchReader.entry(of: b, line: number, source: source, skipsBlankLines: skipsBlankLines)
+            }
+        }
+    }
+
+    /// The entry of one line's bytes (without its `\n`), or nil when it is blank and blank lines are
+    /// skipped.
+    static func entry(of bytes: UnsafeBufferPointer<UInt8>, line: Int, source: String, skipsBlankLines: Bool) -> Entry? {
+        var end = bytes.count
+        if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
+        let body = UnsafeBufferPointer(rebasing: bytes[0..<end])
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            if skipsBlankLines { return nil }
+            return Entry(line: line, result: .failure(.malformedInput(source: source, line: line, field: nil, reason: "blank line")))
+        }
+        let result = Result { () throws(DigitalInkError) -> InkDocument in
+            try InkJSONReader.document(bytes: body, source: source, firstLine: line)
+        }
+        var id: String? = nil
+        if case .failure = result { id = InkBatchReader.topLevelID(in: body) }  // salvage the id of a rejected ink
+        return Entry(line: line, result: result, id: id)
     }
 
     /// The string value of the `"id"` member of the JSON object that `bytes` start with (after
