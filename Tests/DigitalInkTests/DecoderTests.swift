@@ -108,7 +108,7 @@ struct DecoderTests {
 struct BeamThresholdTests {
     /// Random peaked frames over 6 classes (blank and 5 symbols) and a random bigram LM.
     static func randomCase(_ seed: UInt64) -> (FeatureMatrix, TableBigramModel) {
-        var g = SplitMix64(seed: seed)
+        var g = SplitMix(seed: seed)
         let rows = (0..<Int.random(in: 8...20, using: &g)).map { _ -> [Float] in
             let peak = Int.random(in: 0..<6, using: &g)
             return (0..<6).map { $0 == peak ? Float.random(in: 2...8, using: &g) : Float.random(in: 0.05...1, using: &g) }
@@ -155,19 +155,6 @@ struct BeamThresholdTests {
         #expect(config.beamSearch(languageModel: true, options: options).beamThreshold == .infinity)
         options.decoder.beamThreshold = 0
         #expect(throws: DigitalInkError.self) { try options.decoder.validate() }
-    }
-}
-
-/// A small deterministic generator for reproducible random test cases.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

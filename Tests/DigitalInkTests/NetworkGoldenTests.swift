@@ -136,7 +136,7 @@ struct EngineKernels: Sendable, CustomTestStringConvertible {
 }
 
 /// A small deterministic generator for test data (SplitMix64).
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -10,7 +10,7 @@ struct RecognitionJSONWriterTests {
 
     @Test("random answers (candidates, segments, boxes, numbers, escapes, non-ASCII) are written byte for byte as JSONSerialization writes them")
     func sameAsFoundation() throws {
-        var g = SplitMix64(seed: 7)
+        var g = SplitMix(seed: 7)
         let pieces = ["a", "\"", "\\", "/", "\n", "\t", "\r", "\u{8}", "\u{c}", "\u{1}", "\u{1f}", "\u{7f}", "é", "ß", "日本", "\u{2028}", "😀", " ", "{", "}"]
         func text() -> String { (0..<Int.random(in: 0...8, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined() }
         func number() -> Any {

@@ -355,15 +355,8 @@ struct LineSegmenter: Sendable {
                 return hi - lo >= 2 * h
             }
             guard gap >= 0.6 * h, above >= 2 || wide(ranked[..<j]), total - above >= 2 || wide(ranked[j...]), best == nil || gap > best!.gap else { continue }
-            func cover(_ rs: ArraySlice<(r: Double, ks: [Int])>) -> [(Double, Double)] {
-                let spans = rs.flatMap { $0.ks.map(span) }.sorted { $0.0 < $1.0 }
-                var out: [(Double, Double)] = []
-                for (lo, hi) in spans {
-                    if let last = out.last, lo <= last.1 { out[out.count - 1].1 = max(last.1, hi) } else { out.append((lo, hi)) }
-                }
-                return out
-            }
-            guard overlapLength(cover(ranked[..<j]), cover(ranked[j...])) >= h else { continue }
+            let (upper, lower) = (union(ranked[..<j].flatMap { $0.ks.map(span) }), union(ranked[j...].flatMap { $0.ks.map(span) }))
+            guard overlapLength(upper, lower) >= h else { continue }
             best = (j, gap)
         }
         guard let best else { return nil }
@@ -497,7 +490,12 @@ struct LineSegmenter: Sendable {
 
     /// The union of the strokes' x ranges, as sorted disjoint intervals.
     static func coverage(_ strokes: [Int], frame: [Int: StrokeGeometry.Frame]) -> [(Double, Double)] {
-        let spans = strokes.map { (frame[$0]!.minX, frame[$0]!.maxX) }.sorted { $0.0 < $1.0 }
+        union(strokes.map { (frame[$0]!.minX, frame[$0]!.maxX) })
+    }
+
+    /// The union of intervals, as sorted disjoint intervals.
+    static func union(_ intervals: [(Double, Double)]) -> [(Double, Double)] {
+        let spans = intervals.sorted { $0.0 < $1.0 }
         var out: [(Double, Double)] = []
         for (lo, hi) in spans {
             if let last = out.last, lo <= last.1 { out[out.count - 1].1 = max(last.1, hi) } else { out.append((lo, hi)) }
