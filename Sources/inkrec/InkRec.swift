@@ -23,3 +23,14 @@ func fail(_ error: any Error) -> ExitCode {
     printError("error: \(error)")
     return ExitCode(1)
 }
+
+/// The reader of a `--batch` argument: a JSON Lines file, or standard input for `-`; a file that
+/// cannot be read is an error on standard error and exit status 1.
+func batchReader(_ path: String) throws -> InkBatchReader {
+    do {
+        return path == "-" ? InkBatchReader(fileHandle: .standardInput, source: "<stdin>")
+                           : try InkBatchReader(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        throw fail(error)
+    }
+}

@@ -23,13 +23,7 @@ struct Layout: ParsableCommand {
 
     func run() throws {
         if let batch {
-            let reader: InkBatchReader
-            do {
-                reader = batch == "-" ? InkBatchReader(fileHandle: .standardInput, source: "<stdin>")
-                                      : try InkBatchReader(contentsOf: URL(fileURLWithPath: batch))
-            } catch {
-                throw fail(error)
-            }
+            let reader = try batchReader(batch)
             for entry in reader {
                 var o: [String: Any] = ["line": entry.line]
                 if let id = entry.id { o["id"] = id }

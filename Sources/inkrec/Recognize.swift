@@ -211,13 +211,7 @@ struct Recognize: AsyncParsableCommand {
     /// is answered. Input is read on a thread of its own, at most `window` lines ahead of the output
     /// (back-pressure: the reader waits), so memory stays flat however long the input is.
     func runBatch(_ path: String, _ recognizer: DigitalInkRecognizer) async throws {
-        let reader: InkBatchReader
-        do {
-            reader = path == "-" ? InkBatchReader(fileHandle: .standardInput, source: "<stdin>")
-                                 : try InkBatchReader(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw fail(error)
-        }
+        let reader = try batchReader(path)
         let window = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
         let slots = DispatchSemaphore(value: window)
         // The reader thread only splits lines; each line is parsed in the task that recognizes it, so
