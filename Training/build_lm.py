@@ -368,27 +368,16 @@ def build_v2(args):
         counts.merge(extra)
     t_counts = time.time() - t0
     held_text = text_model(args, words, freqs).sample_corpus(args.heldout_tokens, np.random.default_rng(args.seed + 1))[0]
-    alphabet_bytes = sum(1 + len(c.encode()) for c in lm.ALPHABET)
-    lp_w, bo_w = args.lp_bits // 8, args.bo_bits // 8
-
-    def size_of(kept):
-        return lm_v2.estimate_size(kept, lm.NUM_SYMBOLS, alphabet_bytes, lp_w, bo_w)
 
     # the reference: (nearly) unpruned
     types = counts.total_types()
     ref_th = lm.prune_thresholds(counts, args.reference_entries, args.growth)
     ref = lm.build(counts, ref_th, unigram_floor=args.unigram_floor)
-    budget = float(args.max_bytes)
-    for attempt in range(6):
-        th = lm.prune_to_size(counts, budget, size_of, args.growth)
-        pruned = lm.build(counts, th, unigram_floor=args.unigram_floor)
-        quantized = lm.quantize(pruned, 2 ** args.lp_bits, 2 ** args.bo_bits)
-        blob = lm_v2.to_bytes(quantized)
-        if len(blob) <= args.max_bytes:
-            break
-        budget *= args.max_bytes / len(blob) * 0.998
-    else:
-        raise SystemExit(f"could not fit {args.max_bytes} bytes")
+    try:
+        th, pruned, blob = lm_v2.fit_to_size(counts, args.max_bytes, args.growth, args.unigram_floor,
+                                             args.lp_bits, args.bo_bits)
+    except ValueError as e:
+        raise SystemExit(str(e))
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "wb") as f:
         f.write(blob)

@@ -115,6 +115,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--inkrec", default=os.path.join(ROOT, ".build", "release", "inkrec"))
     ap.add_argument("--json")
+    ap.add_argument("--decoder-args", default="",
+                    help="more arguments for inkrec recognize, e.g. '--lm-weight 1.6 --insertion-bonus 1.5' (for sweeps "
+                         "on --set tuning)")
     ap.add_argument("--card", action="store_true", help="write each language's figures into its MODEL_CARD.md")
     ap.add_argument("--readme", action="store_true", help="write the language table into README.md (after its "
                     "<!-- languages-table --> marker, up to the next heading)")
@@ -142,7 +145,7 @@ def main():
                 f.write(json.dumps({"id": it.id, "strokes": [{"points": [{"x": round(float(p[0]), 2), "y": round(float(p[1]), 2)}
                                                                           for p in s]} for s in it.strokes]}) + "\n")
         out = subprocess.run([args.inkrec, "recognize", "--model-directory", dirs[lang], "--batch", path,
-                              "--max-results", "1", "--format", "json"], check=True, capture_output=True, text=True).stdout
+                              "--max-results", "1", "--format", "json", *args.decoder_args.split()], check=True, capture_output=True, text=True).stdout
         hyps = {}
         for line in out.splitlines():
             d = json.loads(line)

@@ -8,7 +8,8 @@
 - Tests/DigitalInkTests/Fixtures/tiny-network/: a small randomly initialised network (fixed seed)
   as safetensors + config.json, with inputs and the log-probabilities PyTorch computes
   (`golden.json`), for the CTC head and for the classifier head.
-The shipped model's own golden file is written by export.py.
+The shipped model's own golden file is written by export.py; the CJK-shaped network's
+(`Fixtures/cjk-network/`) by make_cjk_fixture.py, which needs the CJK glyph cache.
 """
 from __future__ import annotations
 

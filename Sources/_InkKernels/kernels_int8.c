@@ -28,10 +28,17 @@ long ink_q8_packed_bytes(int n, int k) { return (long)ink_round_up(k, 4) * ink_r
 
 void ink_q8_pack(const int8_t *w, int n, int k, int8_t *packed, int32_t *correction) {
     const int np = ink_round_up(n, 16), kp = ink_round_up(k, 4);
-    long o = 0;
-    for (int g = 0; g < kp; g += 4)
-        for (int j = 0; j < np; j++)
-            for (int b = 0; b < 4; b++) packed[o++] = (j < n && g + b < k) ? w[(long)j * k + g + b] : 0;
+    // Byte b of group g (inputs g..<g+4) of output j goes to packed[g · np + 4j + b]. Row by row (each
+    // row of W read once, in order; the 16 rows that fill a 64-byte line of each group come one after
+    // another), the pads zero: a head of 11,202 outputs took 7 ms when read group by group.
+    memset(packed, 0, (size_t)kp * (size_t)np);
+    for (int j = 0; j < n; j++) {
+        const int8_t *row = w + (long)j * k;
+        for (int g = 0; g < k; g += 4) {
+            int8_t *dst = packed + (long)g * np + 4L * j;
+            for (int b = 0; b < 4 && g + b < k; b++) dst[b] = row[g + b];
+        }
+    }
     for (int j = 0; j < n; j++) {
         int32_t s = 0;
         for (int i = 0; i < k; i++) s += w[(long)j * k + i];

@@ -82,6 +82,9 @@ struct Recognize: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Override the most symbols a frame may extend the prefixes with.", visibility: .hidden))
     var symbolsPerFrame: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Override the text that joins a pre-context to the ink's text (\"\" for a language without spaces).", visibility: .hidden))
+    var contextSeparator: String?
+
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     func validate() throws {
@@ -99,7 +102,8 @@ struct Recognize: AsyncParsableCommand {
 
     /// The command-line flag of each recognizer option, for error messages.
     static let flagName = ["allowedCharacters": "charset", "vocabulary": "vocabulary", "vocabulary.weight": "vocabulary-weight", "maxResultCount": "max-results", "beamWidth": "beam-width", "lmWeight": "lm-weight",
-                          "insertionBonus": "insertion-bonus", "endWeight": "end-weight", "beamThreshold": "beam-threshold", "symbolsPerFrame": "symbols-per-frame"]
+                          "insertionBonus": "insertion-bonus", "endWeight": "end-weight", "beamThreshold": "beam-threshold", "symbolsPerFrame": "symbols-per-frame",
+                          "contextSeparator": "context-separator"]
 
     /// `options` with this command's settings.
     func recognizerSettings(_ options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognizerOptions {
@@ -110,7 +114,8 @@ struct Recognize: AsyncParsableCommand {
         options.maxResultCount = maxResults
         options.useLanguageModel = !noLanguageModel
         options.decoder = DecoderSettings(beamWidth: beamWidth, lmWeight: lmWeight, insertionBonus: insertionBonus, endWeight: endWeight,
-                                          beamThreshold: beamThreshold, symbolsPerFrame: symbolsPerFrame)
+                                          beamThreshold: beamThreshold, symbolsPerFrame: symbolsPerFrame,
+                                          contextSeparator: contextSeparator)
         options.timestampValidation = strictTimestamps ? .strict : .lenient
         options.allowedCharacters = charset.map(Set.init)
         options.compute = ComputeOptions(environment: ProcessInfo.processInfo.environment)

@@ -116,7 +116,8 @@ def ink_features(strokes: Sequence[Sequence[Sequence[float]]],
     ``steps_per_line_height`` and ``scheme`` come from a model's ``config.json``
     (``features.stepsPerLineHeight``, ``features.scheme``).
     """
-    arrays = [np.asarray([[p[0], p[1]] for p in s], dtype=np.float64) for s in strokes if len(s) > 0]
+    arrays = [np.asarray(s, dtype=np.float64)[:, :2] if isinstance(s, np.ndarray)
+              else np.asarray([[p[0], p[1]] for p in s], dtype=np.float64) for s in strokes if len(s) > 0]
     if not arrays:
         return np.zeros((0, FEATURE_DIM), dtype=np.float32)
     allp = np.concatenate(arrays, axis=0)

@@ -557,13 +557,15 @@ def kept_per_order(counts: NgramCounts, order: int, min_count: Sequence[float]) 
     return kept
 
 
-def prune_to_size(counts: NgramCounts, max_size: float, size_of, growth: float = 1.0) -> list[float]:
+def prune_to_size(counts: NgramCounts, max_size: float, size_of, growth: float = 1.0,
+                  bigram_cap: float = 1.0) -> list[float]:
     """Like ``prune_thresholds``, with a size budget: the smallest threshold for which
-    ``size_of(kept_per_order(...))`` is at most ``max_size``."""
+    ``size_of(kept_per_order(...))`` is at most ``max_size``. The bigram threshold (theta / 4) is at most
+    ``bigram_cap`` (a large alphabet's bigrams alone may exceed the budget at 1)."""
     order = counts.order
 
     def th(theta):
-        return [0.0, 0.0, min(theta / 4.0, 1.0)] + [theta * growth ** (n - 3) for n in range(3, order + 1)]
+        return [0.0, 0.0, min(theta / 4.0, bigram_cap)] + [theta * growth ** (n - 3) for n in range(3, order + 1)]
 
     def size(theta):
         return size_of(kept_per_order(counts, order, th(theta)))

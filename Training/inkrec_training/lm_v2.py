@@ -230,6 +230,34 @@ def estimate_size(entries: list[int], num_symbols: int, alphabet_bytes: int, lp_
     return size
 
 
+def fit_to_size(counts: "_lm.NgramCounts", max_bytes: int, growth: float, unigram_floor: float,
+                lp_bits: int = 8, bo_bits: int = 8, unknown_logprob: "float | None" = None, attempts: int = 6,
+                bigram_cap: float = 1.0):
+    """Prune ``counts`` (the current ``lm`` alphabet's) until the quantized INKLM2 file fits ``max_bytes``:
+    thresholds from ``lm.prune_to_size`` on the ``estimate_size`` budget, the model built, quantized to
+    ``lp_bits`` / ``bo_bits``-bit codes and written, and the budget shrunk while the file is too large.
+    ``unknown_logprob`` replaces the built model's (its smallest unigram log-probability); ``bigram_cap``:
+    see ``lm.prune_to_size``.
+    Returns (thresholds, pruned float model, INKLM2 bytes)."""
+    alphabet_bytes = sum(1 + len(c.encode()) for c in _lm.ALPHABET)
+    lp_w, bo_w = lp_bits // 8, bo_bits // 8
+
+    def size_of(kept):
+        return estimate_size(kept, _lm.NUM_SYMBOLS, alphabet_bytes, lp_w, bo_w)
+
+    budget = float(max_bytes)
+    for _ in range(attempts):
+        th = _lm.prune_to_size(counts, budget, size_of, growth, bigram_cap)
+        pruned = _lm.build(counts, th, unigram_floor=unigram_floor)
+        if unknown_logprob is not None:
+            pruned.unknown_logprob = float(np.float32(unknown_logprob))
+        blob = to_bytes(_lm.quantize(pruned, 2 ** lp_bits, 2 ** bo_bits))
+        if len(blob) <= max_bytes:
+            return th, pruned, blob
+        budget *= max_bytes / len(blob) * 0.998
+    raise ValueError(f"could not fit {max_bytes} bytes")
+
+
 class BoundLM:
     """An INKLM2 model scoring a network's classes, as the Swift engine does after
     ``CharacterNgramModel.bound(toLabels:)``: class i (1..len(labels)) is the symbol whose text is

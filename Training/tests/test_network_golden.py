@@ -121,3 +121,45 @@ def test_int8_kernel_fixture():
     assert acc.tolist() == r["sums"]
     gates = torch.tensor(r["gates"]) + acc.to(torch.float32) * (torch.tensor(r["scale"]) / 127)
     assert np.array_equal(gates.numpy(), np.asarray(r["result"], dtype=np.float32))
+
+
+def test_cjk_network_golden():
+    """The CJK-shaped fixture (`Training/make_cjk_fixture.py`): the output layer of the CJK models (the
+    11,201 characters of cjk_charset.json + blank), 8-bit weights, features resampled-v2 at 6 steps per
+    line height. features.py and quantize.QuantizedNet reproduce what it stores (the Swift engine checks
+    the same file: CJKNetworkGoldenTests)."""
+    import base64
+    import hashlib
+    from inkrec_training import cjk_charset, quantize
+    d = os.path.join(FIXTURES, "cjk-network")
+    with open(os.path.join(d, "golden.json"), encoding="utf-8") as f:
+        g = json.load(f)
+    net = g["network"]
+    assert net["numClasses"] == cjk_charset.NUM_CLASSES == 11202
+    assert net["precision"] == "int8" and net["reduceAfter"] == 1 and net["head"] == "ctc"
+    assert g["charsetSHA256"] == hashlib.sha256("\n".join(cjk_charset.CHARACTERS).encode("utf-8")).hexdigest()
+    assert g["featureSettings"] == {"scheme": "resampled-v2", "stepsPerLineHeight": cjk_charset.STEPS_PER_LINE_HEIGHT}
+    # Under 500 KB in all.
+    assert sum(os.path.getsize(os.path.join(d, n)) for n in os.listdir(d)) < 500_000
+
+    strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in g["ink"]["strokes"]]
+    feats = model_features(strokes, g["featureSettings"])
+    np.testing.assert_allclose(feats, np.asarray(g["features"], dtype=np.float32), atol=1e-5)
+
+    tensors = load_file(os.path.join(d, net["weights"]))
+    assert tensors["head.weight"].dtype == torch.int8 and tuple(tensors["head.weight"].shape) == (11202, 2 * net["hidden"])
+    lp = quantize.QuantizedNet(tensors, net).log_probs(torch.tensor(g["features"], dtype=torch.float32)).numpy()
+    assert lp.shape == (g["frames"], 11202)
+
+    def f32(s, shape):
+        return np.frombuffer(base64.b64decode(s), dtype="<f4").reshape(shape)
+
+    for t, top in enumerate(g["top"]):
+        classes = [c for c, _ in top]
+        np.testing.assert_allclose(lp[t, classes], [v for _, v in top], atol=1e-5)
+        rest = np.delete(lp[t], classes)
+        assert rest.max() <= top[-1][1] + 1e-5
+    np.testing.assert_allclose(lp.astype(np.float64).mean(axis=1), g["meanLogProb"], atol=1e-5)
+    sample = g["sampleClasses"]
+    np.testing.assert_allclose(lp[:, sample], f32(g["sampleLogProbs"], (g["frames"], len(sample))), atol=1e-5)
+    np.testing.assert_allclose(lp[g["fullFrame"]], f32(g["fullFrameLogProbs"], (11202,)), atol=1e-5)

@@ -3,13 +3,16 @@
 // ONNX Runtime and PyTorch.
 //
 //     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE]
-//                          [--stage forward|features|decode|decode-lm|recognize|layout|page] INK_FILE...
+//                          [--stage forward|features|decode|decode-lm|recognize|layout|page|load] INK_FILE...
 //
 // INK_FILE: .json / .inkml (one ink) or .jsonl (one ink a line). Features are computed with the
 // model's own settings (config.json); only the forward is timed. --dump writes, per ink in order, the
 // features (frames x inputDim) and then the log-probabilities (outFrames x classes) as little-endian
 // float32, so that the caller can check that all runtimes compute the same thing. --stage times another stage instead of the forward (for profiling
 // with perf: `perf record .build/release/inkrec-bench-forward --stage decode-lm --repeats 50 FILE`).
+// --stage load (no ink files) times loading the model instead: a fresh recognizer's `load()` (config,
+// network weights, language model), and the network weights and the language model on their own; after
+// the warm-up runs the files are in the page cache.
 @_spi(Engine) import BenchmarkSupport
 @_spi(Engine) import DigitalInk
 import Foundation
@@ -42,12 +45,12 @@ while let a = args.popFirst() {
     case "--dump": dumpPath = value(of: "--dump")
     case "--stage": stage = value(of: "--stage")
     case "-h", "--help":
-        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--stage forward|features|decode|decode-lm|recognize|layout|page] INK_FILE...")
+        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--stage forward|features|decode|decode-lm|recognize|layout|page|load] INK_FILE...")
         exit(0)
     default: files.append(URL(fileURLWithPath: a))
     }
 }
-if files.isEmpty { fail("no ink files given") }
+if files.isEmpty && stage != "load" { fail("no ink files given") }
 repeats = max(1, repeats)
 
 let config: ModelConfiguration
@@ -60,7 +63,41 @@ do {
 } catch {
     fail("cannot load the model in \(modelDir.path): \(error)")
 }
-if !["forward", "features", "decode", "decode-lm", "recognize", "layout", "page"].contains(stage) { fail("unknown stage \(stage)") }
+if !["forward", "features", "decode", "decode-lm", "recognize", "layout", "page", "load"].contains(stage) { fail("unknown stage \(stage)") }
+if stage == "load" {
+    // Each part `warmup` times untimed, then `repeats` times timed; one record per part.
+    let loadClock = ContinuousClock()
+    func time(_ body: () async throws -> Void) async -> [Double] {
+        var times: [Double] = []
+        for round in 0..<(warmup + repeats) {
+            let start = loadClock.now
+            do { try await body() } catch { fail("load: \(error)") }
+            let d = loadClock.now - start
+            if round >= warmup { times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12) }
+        }
+        return times
+    }
+    var parts: [(String, [Double])] = []
+    parts.append(("recognizer.load()", await time {
+        try await DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: modelDir)).load()
+    }))
+    parts.append(("network weights", await time {
+        _ = try RecognitionNetwork(configuration: config.network, weightsURL: modelDir.appendingPathComponent(config.network.weights),
+                                   compute: ComputeOptions(environment: ProcessInfo.processInfo.environment))
+    }))
+    if let lm = config.decoder?.languageModel {
+        parts.append(("language model", await time { _ = try CharacterNgramModel(contentsOf: modelDir.appendingPathComponent(lm)) }))
+    }
+    let report: [String: Any] = [
+        "engine": "DigitalInk", "kernels": network.computeKernels, "model": modelDir.path, "repeats": repeats, "warmup": warmup,
+        "stage": stage,
+        "inks": parts.map { ["id": $0.0, "median_us": percentile($0.1, 50), "p90_us": percentile($0.1, 90), "min_us": $0.1.min() ?? 0,
+                             "times_us": $0.1] as [String: Any] },
+    ]
+    FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]))
+    FileHandle.standardOutput.write(Data("\n".utf8))
+    exit(0)
+}
 // "recognize": the public API end to end (validation, features, forward, decoding with the LM,
 // confidences and alignment where the library computes them), one recognition at a time.
 let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: modelDir))

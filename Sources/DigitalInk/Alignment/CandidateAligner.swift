@@ -27,8 +27,9 @@ struct CandidateAligner: Sendable {
     func segmentation(of text: String, output: FeatureMatrix, origins: [FeatureExtractor.FrameOrigin],
                       runs: [(stroke: Int, frames: Range<Int>)], ink: Ink) -> InkSegmentation? {
         let characters = Array(text)
-        // A leading space (after a pre-context that ends inside a line) costs no frames.
-        let offset = characters.first == " " ? 1 : 0
+        // A leading space, or other context separator (after a pre-context that ends inside a line),
+        // costs no frames.
+        let offset = characters.first?.isWhitespace == true ? 1 : 0
         var labels: [Int] = []
         labels.reserveCapacity(characters.count)
         for ch in characters.dropFirst(offset) {

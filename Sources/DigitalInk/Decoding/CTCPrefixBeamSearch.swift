@@ -1,3 +1,4 @@
+import _InkKernels
 import Foundation
 
 /// CTC prefix beam search with an optional character language model as a prior.
@@ -35,6 +36,9 @@ import Foundation
     /// `symbolLogProbabilityFloor` (`Int.max`: all of them). A frame where the network is unsure of
     /// everything otherwise extends every beam by hundreds of classes.
     public var symbolsPerFrame: Int = .max
+
+    /// Whether the per-frame scan for the symbols above the floor runs in AVX-512 (the same indices).
+    static let vectorScan = ink_kernels_avx512_available() != 0
 
     public init(beamWidth: Int = 16, lmWeight: Float = 0.5, insertionBonus: Float = 0, symbolLogProbabilityFloor: Float = -9,
                 blank: Int = 0, endSymbol: Int? = nil, endWeight: Float = 0, beamThreshold: Float = .infinity) {
@@ -99,27 +103,61 @@ import Foundation
         var candidates: [Int] = []
         var hasBeamChild: [Int] = []  // per node: the frame in which one of its children is a beam
         let values = logProbs.values
+        var above = [Int32](repeating: 0, count: C + 16)  // a frame's classes above the floor (+16: see ink_indices_above_avx512)
+        var selected: [(lp: Float, c: Int)] = []
         for t in 0..<logProbs.rows {
             let row = t * C
             candidates.removeAll(keepingCapacity: true)
-            var best = -1, bestLp = -Float.infinity
-            if let allowed {
-                for c in 0..<C where c != blank && allowed[c] {
-                    let lp = values[row + c]
-                    if lp > bestLp { bestLp = lp; best = c }
-                    if lp > symbolLogProbabilityFloor { candidates.append(c) }
-                }
-            } else {
-                for c in 0..<C where c != blank {
-                    let lp = values[row + c]
-                    if lp > bestLp { bestLp = lp; best = c }
-                    if lp > symbolLogProbabilityFloor { candidates.append(c) }
+            // The frame's symbols above the floor, in class order (a vectorized scan: with thousands of
+            // classes, a scalar one was most of the decoding time).
+            let found = values.withUnsafeBufferPointer { v in
+                above.withUnsafeMutableBufferPointer { a in
+                    Self.vectorScan ? Int(ink_indices_above_avx512(v.baseAddress! + row, Int32(C), symbolLogProbabilityFloor, a.baseAddress!))
+                        : Int(ink_indices_above(v.baseAddress! + row, Int32(C), symbolLogProbabilityFloor, a.baseAddress!))
                 }
             }
-            if candidates.isEmpty, best >= 0 { candidates.append(best) }
+            for i in 0..<found {
+                let c = Int(above[i])
+                if c != blank && (allowed?[c] ?? true) { candidates.append(c) }
+            }
+            if candidates.isEmpty {  // none above the floor (most frames: the blank's): the most likely (allowed) symbol
+                var best = -1
+                if let allowed {
+                    var bestLp = -Float.infinity
+                    for c in 0..<C where c != blank && allowed[c] {
+                        let lp = values[row + c]
+                        if lp > bestLp { bestLp = lp; best = c }
+                    }
+                } else {
+                    best = values.withUnsafeBufferPointer { v in
+                        Self.vectorScan ? Int(ink_first_max_index_avx512(v.baseAddress! + row, Int32(C), Int32(blank)))
+                            : Int(ink_first_max_index(v.baseAddress! + row, Int32(C), Int32(blank)))
+                    }
+                }
+                if best >= 0 { candidates.append(best) }
+            }
             if candidates.count > symbolsPerFrame {  // a flat frame: only its most likely symbols
-                candidates.sort { (values[row + $0], $1) > (values[row + $1], $0) }
-                candidates.removeLast(candidates.count - symbolsPerFrame)
+                if symbolsPerFrame <= 64 {
+                    // The same selection as the sort below, by insertion into the best so far (by
+                    // log-probability, then the smaller class: classes come in ascending order, so a
+                    // tie never displaces an earlier one).
+                    selected.removeAll(keepingCapacity: true)
+                    for c in candidates {
+                        let lp = values[row + c]
+                        if selected.count == symbolsPerFrame {
+                            if !(lp > selected[selected.count - 1].lp) { continue }
+                            selected.removeLast()
+                        }
+                        var i = selected.count
+                        while i > 0, lp > selected[i - 1].lp { i -= 1 }
+                        selected.insert((lp, c), at: i)
+                    }
+                    candidates.removeAll(keepingCapacity: true)
+                    for s in selected { candidates.append(s.c) }
+                } else {
+                    candidates.sort { (values[row + $0], $1) > (values[row + $1], $0) }
+                    candidates.removeLast(candidates.count - symbolsPerFrame)
+                }
                 candidates.sort()
             }
             let lpBlank = values[row + blank]
@@ -171,13 +209,17 @@ import Foundation
                 for c in candidates {
                     let lp = values[row + c]
                     if c == last { next.add(beam.node, frame: t, pnb: beam.pnb + lp) }
+                    let base = c == last ? beam.pb : total
+                    // No path: the prefix's last symbol again with no blank between (pb = −∞) makes no
+                    // new prefix (it would rank −∞, and be returned where the beam has room).
+                    if base == -.infinity { continue }
                     if prunable {
-                        let bound = (c == last ? beam.pb : total) + lp + parentLM + childBonus
+                        let bound = base + lp + parentLM + childBonus
                         if bound < floor { continue }
                     }
                     let child = trie.child(beam.node, c, languageModel)
                     if child < 0 { continue }  // outside a strict vocabulary
-                    next.add(child, frame: t, pnb: (c == last ? beam.pb : total) + lp)
+                    next.add(child, frame: t, pnb: base + lp)
                 }
             }
             // The best `width` by rank, ties to the smaller node (a total order: the same beams as

@@ -222,7 +222,10 @@ public struct DigitalInkRecognitionModelIdentifier: Sendable, Hashable, Comparab
 
     /// The script a tag implies when it names none (CLDR's likely subtags, for the languages
     /// written in more than one script): nil where the script does not matter for matching.
-    private var impliedScript: String? {
+    /// Chinese always has one, from the region when the tag names no script: `Hant` for `TW`, `HK`
+    /// and `MO`, `Hans` otherwise (`zh`, `zh-CN`, `zh-SG`), so that a Traditional Chinese tag never
+    /// falls back to a Simplified model, nor the reverse.
+    var impliedScript: String? {
         if let scriptSubtag { return scriptSubtag }
         switch (matchingLanguage, regionSubtag) {
         case ("zh", "TW"?), ("zh", "HK"?), ("zh", "MO"?): return "Hant"

@@ -194,9 +194,12 @@ import Foundation
                         }
                         outRows = 1
                     } else {
-                        result = [Float](repeating: 0, count: T * C)
-                        result.withUnsafeMutableBufferPointer { r in
+                        // (Not zeroed: the head writes every one of its T × C values; with thousands of
+                        // classes, zeroing them first cost a few percent of the forward.)
+                        let count = T * C
+                        result = [Float](unsafeUninitializedCapacity: count) { r, initialized in
                             head.apply(src, rows: T, output: r.baseAddress!)
+                            initialized = count
                         }
                         outRows = T
                     }

@@ -27,11 +27,14 @@ struct CTCTextDecoder: CandidateDecoding {
         var search = configuration.beamSearch(languageModel: lm != nil, options: options)
         let pre = Array(context.preContext.suffix(RecognitionContext.maxPreContextLength))
         let preSymbols = pre.compactMap { symbolOfCharacter[$0] }
-        // A pre-context that ends inside a line: the text may start with a space at no acoustic cost.
+        // A pre-context that ends inside a line: the text may start with the context separator (a
+        // space; none for a language written without spaces) at no acoustic cost.
         var allowed = options.allowedCharacters.map { set in classLabels.enumerated().map { $0 == 0 || set.contains(Character($1)) } }
         var leading: Int? = nil
-        if lm != nil, let last = pre.last, !last.isWhitespace, let space = symbolOfCharacter[" "], allowed?[space] ?? true {
-            leading = space
+        let separator = configuration.contextSeparator(options: options)
+        if lm != nil, separator.count == 1, let last = pre.last, !last.isWhitespace,
+           let s = symbolOfCharacter[separator.first!], allowed?[s] ?? true {
+            leading = s
         }
         let walk = options.vocabulary.map { $0.walk(labels: classLabels) }
         // The post-context's symbols, up to the first character the model cannot output.

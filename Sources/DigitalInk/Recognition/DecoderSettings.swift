@@ -12,6 +12,8 @@
 public struct DecoderSettings: Sendable, Hashable, Codable {
     /// The widest beam accepted: 1,024 (the shipped models use 64).
     public static let maxBeamWidth = 1_024
+    /// The longest ``contextSeparator`` accepted, in characters: 4.
+    public static let maxContextSeparatorLength = 4
 
     /// Prefixes kept per frame of the beam search.
     public var beamWidth: Int?
@@ -28,9 +30,20 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     /// The most symbols one frame may extend the prefixes with (its most likely ones). Smaller is
     /// faster and takes less memory on frames where the network is unsure of everything.
     public var symbolsPerFrame: Int?
+    /// What joins a pre-context to the text written after it: whitespace, at most
+    /// ``maxContextSeparatorLength`` characters. The models' default is a space: after a
+    /// ``RecognitionContext/preContext`` that ends inside a line (not in whitespace) the text may start
+    /// with it at no cost from the ink, when the language model says a new word starts, and
+    /// ``DigitalInkRecognizer/recognizePage(_:context:)`` joins each line's text to the next line's
+    /// pre-context with it. `""`, the setting of the models of languages written without spaces
+    /// (`ja`, `zh-Hans`, `zh-Hant`), joins them directly: no candidate starts with a space. A
+    /// separator of more than one character joins the lines of a page but is never put before a
+    /// candidate.
+    public var contextSeparator: String?
 
     public init(beamWidth: Int? = nil, lmWeight: Float? = nil, insertionBonus: Float? = nil, endWeight: Float? = nil,
-                beamThreshold: Float? = nil, symbolsPerFrame: Int? = nil) {
+                beamThreshold: Float? = nil, symbolsPerFrame: Int? = nil, contextSeparator: String? = nil) {
+        self.contextSeparator = contextSeparator
         self.beamThreshold = beamThreshold
         self.symbolsPerFrame = symbolsPerFrame
         self.beamWidth = beamWidth
@@ -40,7 +53,8 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     }
 
     /// Throws ``DigitalInkError/invalidOption(name:reason:)`` for a beam width outside
-    /// `1...maxBeamWidth` or a non-finite weight.
+    /// `1...maxBeamWidth`, a non-finite weight, or a context separator that is not at most
+    /// ``maxContextSeparatorLength`` whitespace characters.
     public func validate() throws(DigitalInkError) {
         if let b = beamWidth, !(1...Self.maxBeamWidth).contains(b) {
             throw .invalidOption(name: "beamWidth", reason: "\(b) is outside 1...\(Self.maxBeamWidth)")
@@ -50,5 +64,18 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
         for (name, value) in [("lmWeight", lmWeight), ("insertionBonus", insertionBonus), ("endWeight", endWeight)] {
             if let v = value, !v.isFinite { throw .invalidOption(name: name, reason: "\(v) is not a finite number") }
         }
+        if let s = contextSeparator, let reason = Self.contextSeparatorProblem(s) { throw .invalidOption(name: "contextSeparator", reason: reason) }
+    }
+
+    /// What is wrong with `separator` as a ``contextSeparator`` (nil: nothing): more than
+    /// ``maxContextSeparatorLength`` characters, or a character that is not whitespace.
+    static func contextSeparatorProblem(_ separator: String) -> String? {
+        if separator.count > maxContextSeparatorLength {
+            return "must be at most \(maxContextSeparatorLength) characters (it has \(separator.count))"
+        }
+        if let c = separator.first(where: { !$0.isWhitespace }) {
+            return "must be whitespace or empty (it has \"\(c)\")"
+        }
+        return nil
     }
 }

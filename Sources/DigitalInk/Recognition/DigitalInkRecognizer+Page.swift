@@ -3,10 +3,11 @@ import Foundation
 extension DigitalInkRecognizer {
     /// Recognizes a page: the ink is split into text lines (``PageRecognitionResult/lines``, top to
     /// bottom), each line's strokes are put in reading order, and each line is recognized as
-    /// ``recognize(_:context:)`` would recognize it alone. The text of the line above (with a space)
-    /// is the pre-context of the line below; `context.preContext` is the first line's and
-    /// `context.postContext` follows the last line. The writing area, which describes one line, is
-    /// not used.
+    /// ``recognize(_:context:)`` would recognize it alone. The text of the line above, followed by
+    /// the ``DecoderSettings/contextSeparator`` (the model's: a space, or nothing for a language
+    /// written without spaces), is the pre-context of the line below; `context.preContext` is the
+    /// first line's and `context.postContext` follows the last line. The writing area, which
+    /// describes one line, is not used.
     ///
     /// Lines run through the network concurrently (one per core); the decoding, which needs the line
     /// above, runs in order. The result is the same as recognizing the lines one after the other.
@@ -45,6 +46,7 @@ extension DigitalInkRecognizer {
         // Decoding in order, each line's pre-context the line above.
         var result: [PageRecognitionResult.Line] = []
         var preContext = context.preContext
+        let separator = model.configuration.contextSeparator(options: options)
         for (k, line) in lines.enumerated() {
             let (output, origins) = try outputs[k]!.get()
             // The page's post-context follows its last line.
@@ -63,7 +65,7 @@ extension DigitalInkRecognizer {
             }
             let entry = PageRecognitionResult.Line(strokeIndices: line.strokes, boundingBox: BoundingBox(strokes: line.strokes, of: ink),
                                                    candidates: candidates)
-            if !entry.text.isEmpty { preContext = entry.text + " " }
+            if !entry.text.isEmpty { preContext = entry.text + separator }
             result.append(entry)
         }
         return PageRecognitionResult(lines: result)

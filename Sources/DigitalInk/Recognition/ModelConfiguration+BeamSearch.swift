@@ -21,4 +21,10 @@ extension ModelConfiguration {
         search.symbolsPerFrame = o?.symbolsPerFrame ?? d?.symbolsPerFrame ?? .max
         return search
     }
+
+    /// What joins a pre-context to the text after it: `options`' ``DecoderSettings/contextSeparator``
+    /// when set, else the model's `decoder.contextSeparator`, else a space.
+    @_spi(Engine) public func contextSeparator(options: DigitalInkRecognizerOptions? = nil) -> String {
+        options?.decoder.contextSeparator ?? decoder?.contextSeparator ?? " "
+    }
 }

@@ -35,6 +35,10 @@ import Foundation
         /// The most symbols a frame may extend the prefixes with (``CTCPrefixBeamSearch/symbolsPerFrame``);
         /// absent: all above the floor.
         public var symbolsPerFrame: Int?
+        /// What joins a pre-context to the text written after it (``DecoderSettings/contextSeparator``):
+        /// at most ``DecoderSettings/maxContextSeparatorLength`` whitespace characters; absent: a
+        /// space. `""` for a language written without spaces between words (Chinese, Japanese).
+        public var contextSeparator: String?
         /// How scores become confidences; absent: the softmax of the final hypotheses' scores.
         public var confidence: ConfidenceCalibration?
     }
@@ -63,10 +67,28 @@ import Foundation
         }
         let config: ModelConfiguration
         do { config = try JSONDecoder().decode(ModelConfiguration.self, from: data) } catch {
-            throw .modelCorrupt(file: name, reason: "not a valid model configuration: \(error)")
+            throw .modelCorrupt(file: name, reason: "not a valid model configuration: \(describe(error))")
         }
         try config.validate(file: name)
         return config
+    }
+
+    /// A decoding error as the field it is about and what is wrong with it
+    /// (`decoder.contextSeparator: expected String`); other errors as they describe themselves.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                .replacingOccurrences(of: ".[", with: "[")
+        }
+        func field(_ c: DecodingError.Context) -> String { c.codingPath.isEmpty ? "the file" : path(c.codingPath) }
+        switch error {
+        case .typeMismatch(let type, let c): return "\(field(c)): expected \(type)"
+        case .valueNotFound(let type, let c): return "\(field(c)): expected \(type), found null"
+        case .keyNotFound(let key, let c): return "\(path(c.codingPath + [key])) is missing"
+        case .dataCorrupted(let c): return "\(field(c)): \(c.debugDescription)"
+        @unknown default: return "\(error)"
+        }
     }
 
     /// The ranges `config.json` values must lie in: wide enough for any model this engine runs,
@@ -119,6 +141,9 @@ import Foundation
                 guard (1...DecoderSettings.maxBeamWidth).contains(d.beamWidth) else { throw bad("decoder.beamWidth must be in 1...\(DecoderSettings.maxBeamWidth)") }
                 if let t = d.beamThreshold, !(t > 0) { throw bad("decoder.beamThreshold must be positive") }
                 if let k = d.symbolsPerFrame, k < 1 { throw bad("decoder.symbolsPerFrame must be positive") }
+                if let separator = d.contextSeparator, let reason = DecoderSettings.contextSeparatorProblem(separator) {
+                    throw bad("decoder.contextSeparator \(reason)")
+                }
                 for (name, w) in [("lmWeight", d.lmWeight), ("insertionBonus", d.insertionBonus), ("endWeight", d.endWeight ?? 0)] {
                     guard w.isFinite, abs(w) <= Limits.weight else { throw bad("decoder.\(name) must be finite, at most \(Limits.weight) in size") }
                 }

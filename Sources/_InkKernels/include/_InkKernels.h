@@ -49,6 +49,26 @@ void ink_gemm_packed_avx512(int m, int n, int k, const float *a, int lda, const 
 /// `ink_kernels_avx512_available()` returned 1.
 void ink_log_softmax_rows_avx512(float *v, int rows, int count);
 
+/// The indices i of the `n` floats with x[i] > floor (an ordered comparison: never a NaN), ascending,
+/// written to `out`; returns how many. The beam search's scan of a frame for the symbols above its floor.
+/// Portable C.
+int ink_indices_above(const float *x, int n, float floor, int32_t *out);
+
+/// `ink_indices_above` in AVX-512F (the same indices); `out` must have room for n + 16 values (whole
+/// vectors are stored). Only after `ink_kernels_avx512_available()` returned 1.
+int ink_indices_above_avx512(const float *x, int n, float floor, int32_t *out);
+
+/// 1 when none of the `n` floats is an infinity or a NaN, else 0 (the check of the network's output).
+/// Portable C, vectorized by the compiler.
+int ink_all_finite(const float *x, long n);
+
+/// The first index i ≠ `skip` of the largest of the `n` floats (NaNs ignored), or −1 when none is above
+/// −∞: the frame's most likely symbol when none is above the floor. Portable C.
+int ink_first_max_index(const float *x, int n, int skip);
+
+/// `ink_first_max_index` in AVX-512F (the same index). Only after `ink_kernels_avx512_available()` returned 1.
+int ink_first_max_index_avx512(const float *x, int n, int skip);
+
 /// Floats `ink_lstm_pack_recurrent` writes for hidden size `hidden` (4·hidden·hidden).
 long ink_lstm_packed_count(int hidden);
 

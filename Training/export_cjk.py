@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Exports the shared CJK network and the ja, zh-Hans and zh-Hant models that use it.
+
+    python3 Training/export_cjk.py --checkpoint Training/runs/cjk/weights.pt --lm-dir Training/work/lm \\
+        --models Models --version 0.1.0
+
+Writes ``<models>/cjk-bilstm<H>x<L>/weights.safetensors`` (8-bit, ``quantize.quantize_state``) and, for each
+language, ``<models>/<id>/{config.json, model.json, lm.bin, MODEL_CARD.md}`` whose config names the shared
+file (``../cjk-bilstm…/weights.safetensors``); then the manifest. ``--checkpoint`` is a ``train_cjk.py``
+checkpoint (``last.pt``, whose moving average is exported) or its ``weights.pt`` / a float16 copy of it.
+
+Decoder settings of the three models: no space between the pre-context and the text
+(``contextSeparator: ""``: these languages write no spaces between words), the beam pruned to the
+``--symbols-per-frame`` most likely classes of each frame (the output layer has 11,201 characters).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+
+import torch
+from safetensors.torch import save_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from inkrec_training import cjk_charset, quantize  # noqa: E402
+from inkrec_training.features import SCHEME_V2  # noqa: E402
+from export import write_manifest  # noqa: E402
+
+# identifier: (LM file stem, English name, aliases)
+LANGUAGE_MODELS = {
+    "ja": ("ja", "Japanese", ["ja-JP", "ja-Jpan"]),
+    "zh-Hans": ("zh-Hans", "Chinese, simplified characters", ["zh", "zh-CN", "zh-SG", "zh-Hans-CN"]),
+    "zh-Hant": ("zh-Hant", "Chinese, traditional characters", ["zh-TW", "zh-HK", "zh-MO", "zh-Hant-TW"]),
+}
+LICENSE = "CC-BY-SA-3.0 AND CC-BY-SA-4.0 AND Arphic-1999"
+
+
+def network_name(cfg: dict) -> str:
+    return f"cjk-bilstm{cfg['hidden']}x{cfg['layers']}"
+
+
+def load_weights(path: str) -> tuple[dict, dict, list]:
+    ck = torch.load(path, weights_only=False, map_location="cpu")
+    weights = ck.get("ema") or ck["model"]
+    history = ck.get("history") or ck.get("state", {}).get("history", [])
+    cfg = dict(ck["config"])
+    cfg.setdefault("head", "ctc")
+    if cfg["numClasses"] != cjk_charset.NUM_CLASSES:
+        raise SystemExit(f"checkpoint has {cfg['numClasses']} classes, cjk_charset {cjk_charset.NUM_CLASSES}")
+    return {k: v.float() for k, v in weights.items()}, cfg, history
+
+
+def model_card(ident: str, english: str, net: str, cfg: dict, lm_bytes: int, weights_bytes: int, history: list,
+               version: str) -> str:
+    last = history[-1] if history else {}
+    trained = (f"At the end of training (step {last.get('step')}, {last.get('minutes', 0):.0f} minutes), greedy decoding "
+               f"without a language model on held-out generator writers: single characters top-1 "
+               f"{last.get('chars_exact', float('nan')):.3f}, text lines CER {last.get('lines_cer', float('nan')):.3f}."
+               if last else "")
+    return f"""# Model card: {ident} ({english})
+
+Handwriting recognizer for {english}, version {version}: the shared CJK network `{net}` with a
+character language model of its own, for the DigitalInk engine.
+
+## Data: all of it generated
+Nobody wrote these characters for this model: **every figure in this card comes from generated ink**
+(`Training/inkrec_training/cjk.py`): stroke-order centre lines turned into handwriting by a writer model
+(speed profile, per-stroke affine jitter, smooth elastic warps, joins of fast writing, stroke-order
+variants, size, spacing and baseline drift). The evaluation uses generator writers whose parameters
+were never trained on, and KanjiVG's alternative forms held out of training.
+- **Make Me a Hanzi** (Arphic Public License; credit: Make Me a Hanzi, Shaunak Kishore, from the Arphic
+  PL fonts of Arphic Technology): centre lines of 9,574 Chinese characters. The licence text is
+  `ARPHICPL.TXT` beside this card.
+- **KanjiVG** (© Ulrich Apel, CC BY-SA 3.0; PyPI `kanjivg`): kanji, hiragana and katakana. A model trained
+  on it is shared under CC BY-SA 3.0: so is this one.
+- **Hershey fonts** (public domain; PyPI `hershey-fonts`) for digits and Latin letters inside lines.
+- **Language model**: `lm.bin` ({lm_bytes / 1e6:.2f} MB, INKLM2, `Training/build_cjk_lm.py --language {ident}`):
+  character n-grams over running text modelled from wordfreq's word frequencies (data CC BY-SA 4.0).
+- No research-only data (CASIA, …) is used.
+
+## Network (shared by ja, zh-Hans and zh-Hant)
+- `../{net}/weights.safetensors` ({weights_bytes / 1e6:.2f} MB): features `{SCHEME_V2}` at
+  {cjk_charset.STEPS_PER_LINE_HEIGHT:g} steps per line height, {cfg['layers']} bidirectional LSTM layers of
+  {cfg['hidden']} units, frames stacked in pairs after layer 1, a CTC head over {cjk_charset.NUM_CLASSES - 1}
+  characters + blank (the head is {cfg['numClasses'] * 2 * cfg['hidden'] * 2 / 1e6:.1f} M of the weights); 8-bit
+  weights with a scale per row.
+- {trained}
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--checkpoint", required=True)
+    ap.add_argument("--lm-dir", required=True, help="holds ja.bin, zh-Hans.bin, zh-Hant.bin (build_cjk_lm.py)")
+    ap.add_argument("--models", default=os.path.join(ROOT, "Models"))
+    ap.add_argument("--languages", default="ja,zh-Hans,zh-Hant")
+    ap.add_argument("--version", default="0.1.0")
+    ap.add_argument("--lm-weight", type=float, default=0.2)
+    ap.add_argument("--insertion-bonus", type=float, default=2.0)
+    ap.add_argument("--end-weight", type=float, default=0.0)
+    ap.add_argument("--beam-width", type=int, default=32)
+    ap.add_argument("--beam-threshold", type=float, default=12.0)
+    ap.add_argument("--symbols-per-frame", type=int, default=16)
+    ap.add_argument("--no-manifest", action="store_true", help="do not rewrite <models>/manifest.json")
+    args = ap.parse_args()
+    weights, cfg, history = load_weights(args.checkpoint)
+    net = network_name(cfg)
+    os.makedirs(os.path.join(args.models, net), exist_ok=True)
+    wpath = os.path.join(args.models, net, "weights.safetensors")
+    save_file(quantize.quantize_state(weights), wpath, metadata={"format": "pt", "precision": "int8", "network": net})
+    weights_bytes = os.path.getsize(wpath)
+    with open(os.path.join(args.models, net, "README.md"), "w", encoding="utf-8") as f:
+        f.write(f"# {net}: the shared CJK network\n\nUsed by ja, zh-Hans and zh-Hant (see their MODEL_CARD.md): "
+                f"{cfg['layers']} bidirectional LSTM layers of {cfg['hidden']} units, a CTC head over "
+                f"{cjk_charset.NUM_CLASSES - 1} characters + blank, 8-bit weights. Trained by `Training/train_cjk.py` "
+                f"on generated ink only. Licence CC BY-SA 3.0 (KanjiVG); Make Me a Hanzi data under the Arphic "
+                f"Public License.\n")
+    arphic = os.path.join(ROOT, "..", "shared", "data", "cjk", "ARPHICPL.TXT")
+    for ident in args.languages.split(","):
+        stem, english, aliases = LANGUAGE_MODELS[ident]
+        out = os.path.join(args.models, ident)
+        os.makedirs(out, exist_ok=True)
+        lm_src = os.path.join(args.lm_dir, f"{stem}.bin")
+        shutil.copyfile(lm_src, os.path.join(out, "lm.bin"))
+        if os.path.exists(arphic):
+            shutil.copyfile(arphic, os.path.join(out, "ARPHICPL.TXT"))
+        config = {
+            "formatVersion": 1, "identifier": ident, "kind": "text",
+            "features": {"scheme": SCHEME_V2, "stepsPerLineHeight": cjk_charset.STEPS_PER_LINE_HEIGHT},
+            "network": {"weights": f"../{net}/weights.safetensors", **cfg, "precision": "int8"},
+            "labels": cjk_charset.CHARACTERS, "blankIndex": cjk_charset.BLANK,
+            "decoder": {"languageModel": "lm.bin", "lmWeight": args.lm_weight, "insertionBonus": args.insertion_bonus,
+                        "beamWidth": args.beam_width, "endWeight": args.end_weight,
+                        "beamThreshold": args.beam_threshold, "symbolsPerFrame": args.symbols_per_frame,
+                        "contextSeparator": ""},
+        }
+        with open(os.path.join(out, "config.json"), "w", encoding="utf-8") as f:
+            json.dump(config, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        with open(os.path.join(out, "model.json"), "w", encoding="utf-8") as f:
+            json.dump({"identifier": ident, "aliases": aliases, "version": args.version, "kind": "text", "network": net,
+                       "license": LICENSE,
+                       "description": f"{english}: the shared CJK network, trained on generated ink (Make Me a Hanzi, "
+                                      f"KanjiVG, Hershey), with a language model from wordfreq"},
+                      f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        card = os.path.join(out, "MODEL_CARD.md")
+        kept = ""
+        if os.path.exists(card):  # keep the figures evaluate_cjk.py wrote
+            text = open(card, encoding="utf-8").read()
+            if "<!-- cjk:" in text:
+                kept = "\n" + text[text.index("<!-- cjk:"):]
+        with open(card, "w", encoding="utf-8") as f:
+            f.write(model_card(ident, english, net, cfg, os.path.getsize(lm_src), weights_bytes, history, args.version) + kept)
+        print(f"{ident}: lm {os.path.getsize(lm_src)} bytes")
+    if not args.no_manifest:
+        write_manifest(args.models)
+    print(f"{net}: {weights_bytes} bytes")
+
+
+if __name__ == "__main__":
+    main()
