@@ -106,7 +106,7 @@ class Source:
         ink = self.gen.write(text, style, rng)
         if ink is None:
             return None
-        x = features.ink_features(ink, steps_per_line_height=STEPS)
+        x = features.ink_features_vectorized(ink, STEPS)
         return x, cjk_charset.encode(text)
 
 

@@ -142,6 +142,55 @@ def ink_features(strokes: Sequence[Sequence[Sequence[float]]],
     return np.concatenate(rows, axis=0).astype(np.float32)
 
 
+def ink_features_vectorized(strokes: Sequence[np.ndarray], steps_per_line_height: float = STEPS_PER_LINE_HEIGHT,
+                            scheme: str = FEATURE_SCHEME) -> np.ndarray:
+    """``ink_features`` (no writing area) for strokes given as ``(N, >=2)`` arrays, every stroke at once:
+    the same steps, the same features up to float rounding (``Training/tests/test_features.py`` checks
+    them against ``ink_features``). For making training data fast (``train_cjk.py``); the reference that
+    the Swift engine mirrors stays ``ink_features``."""
+    arrays = [np.asarray(a, dtype=np.float64)[:, :2] for a in strokes if len(a) > 0]
+    if not arrays:
+        return np.zeros((0, FEATURE_DIM), dtype=np.float32)
+    pts = np.concatenate(arrays)
+    lens = np.array([len(a) for a in arrays])
+    first = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    xs, ys = pts[:, 0], pts[:, 1]
+    widths = np.maximum.reduceat(xs, first) - np.minimum.reduceat(xs, first)
+    h = line_height(xs, ys, None, widths, scheme)
+    step = h / steps_per_line_height
+    c = (quantile(ys, 0.05) + quantile(ys, 0.95)) / 2.0
+    # Consecutive duplicates inside a stroke go (a stroke's first point always stays).
+    keep = np.ones(len(pts), dtype=bool)
+    keep[1:] = np.any(pts[1:] != pts[:-1], axis=1)
+    keep[first] = True
+    stroke_of = np.repeat(np.arange(len(arrays)), lens)[keep]
+    pts = pts[keep]
+    lens = np.bincount(stroke_of, minlength=len(arrays))
+    first = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    last = first + lens - 1
+    d = np.sqrt(((pts[1:] - pts[:-1]) ** 2).sum(axis=1))
+    d[first[1:] - 1] = 1.0  # between strokes: a gap that keeps them apart for the interpolation
+    cum = np.concatenate([[0.0], np.cumsum(d)])
+    total = cum[last] - cum[first]
+    n = np.where(lens > 1, np.maximum(1, np.rint(total / step)), 0).astype(np.int64)
+    count = n + 1
+    out_first = np.concatenate([[0], np.cumsum(count)[:-1]])
+    k = np.arange(int(count.sum())) - np.repeat(out_first, count)
+    frac = k / np.repeat(np.maximum(n, 1), count)
+    target = np.repeat(cum[first], count) + np.repeat(total, count) * frac
+    r = np.stack([np.interp(target, cum, pts[:, 0]), np.interp(target, cum, pts[:, 1])], axis=1)
+    r[out_first] = pts[first]
+    r[out_first + n] = pts[last]
+    f = np.zeros((len(r), FEATURE_DIM), dtype=np.float64)
+    f[1:, 0:2] = (r[1:] - r[:-1]) / step
+    f[out_first, 0:2] = 0.0
+    jumps = out_first[1:]
+    f[jumps, 0:2] = np.clip((r[jumps] - r[jumps - 1]) / h, -JUMP_CLIP, JUMP_CLIP)
+    f[out_first, 2] = 1.0
+    f[:, 3] = np.clip((r[:, 1] - c) / h, -YREL_CLIP, YREL_CLIP)
+    return f.astype(np.float32)
+
+
 def model_features(strokes: Sequence[Sequence[Sequence[float]]], features_config: dict,
                    writing_area_height: Optional[float] = None) -> np.ndarray:
     """``ink_features`` with the settings of a model's ``config.json`` ``features`` object

@@ -79,3 +79,27 @@ def test_v2_scale_does_not_depend_on_the_length_of_a_line():
 def test_unknown_scheme_is_rejected():
     with pytest.raises(ValueError):
         ink_features([[[0, 0], [1, 1]]], scheme="bezier-v9")
+
+
+def test_vectorized_features_equal_the_reference():
+    """ink_features_vectorized (training data) gives ink_features' frames: random strokes with repeated
+    points, one-point strokes, strokes of no length, both feature schemes and several step sizes."""
+    import random as _random
+    from inkrec_training.features import ink_features, ink_features_vectorized
+    rng = _random.Random(11)
+    for trial in range(200):
+        strokes = []
+        for _ in range(rng.randint(1, 8)):
+            n = rng.choice([1, 2, 3, 10, 40])
+            p = np.cumsum(np.array([[rng.gauss(0, 5), rng.gauss(0, 5)] for _ in range(n)]), axis=0) + rng.uniform(-50, 50)
+            if n > 2 and rng.random() < 0.3:
+                p[1] = p[0]  # a repeated point
+            if rng.random() < 0.1:
+                p[:] = p[0]  # a stroke of no length
+            strokes.append(np.concatenate([p, np.arange(n)[:, None]], axis=1))
+        steps = rng.choice([4.0, 6.0, 9.5])
+        scheme = rng.choice(["resampled-v1", "resampled-v2"])
+        a = ink_features(strokes, steps_per_line_height=steps, scheme=scheme)
+        b = ink_features_vectorized(strokes, steps, scheme)
+        assert a.shape == b.shape, trial
+        assert np.allclose(a, b, atol=1e-6), trial

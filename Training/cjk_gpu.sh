@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Training the CJK network on a lent GPU machine (Docs/cjk.md), in three device calls that keep one lease:
+#
+#   Training/cjk_gpu.sh start MINUTES [train_cjk.py options]   # detached; prints the first steps
+#   Training/cjk_gpu.sh wait SECONDS                            # keeps the lease busy, prints progress
+#   Training/cjk_gpu.sh fetch                                   # waits for the end; float16 weights into $OUT
+#
+# The machine needs Training/work/cjk (train_cjk.py --prepare, run here) and the Hershey wheel in .whl/
+# (both carried: `carry: ["Training/work/cjk", ".whl"]`). The run lives in /tmp/cjk-run on that machine and
+# is lost with it: `fetch` writes ema16.pt / live16.pt (float16, about 14 MB each), history.json and the log
+# to $OUT; `export_cjk.py --checkpoint ema16.pt` reads the first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+run=/tmp/cjk-run
+case "${1:-}" in
+  start)
+    minutes="${2:?minutes}"; shift 2
+    python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
+    mkdir -p "$run"
+    PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1 setsid nohup python3 Training/train_cjk.py --run "$run" \
+      --minutes "$minutes" --device cuda --workers "$(( $(nproc) - 2 ))" --hidden 192 "$@" \
+      > "$run/log" 2>&1 < /dev/null &
+    sleep 120
+    tail -20 "$run/log"
+    nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader
+    ;;
+  wait)
+    sleep "${2:?seconds}"
+    grep "==" "$run/log" | tail -5 || true
+    tail -2 "$run/log"
+    ;;
+  fetch)
+    for _ in $(seq 1 90); do [ -f "$run/history.json" ] && break; sleep 5; done
+    python3 - "$run" "${OUT:?}" <<'EOF'
+import sys, torch
+run, out = sys.argv[1], sys.argv[2]
+ck = torch.load(f"{run}/last.pt", weights_only=False, map_location="cpu")
+for key, name in (("ema", "ema16.pt"), ("model", "live16.pt")):
+    torch.save({"model": {k: v.half() for k, v in ck[key].items()}, "config": ck["config"], "features": ck["features"],
+                "charset": "cjk", "history": ck["state"]["history"], "step": ck["state"]["step"]}, f"{out}/{name}")
+EOF
+    cp "$run/log" "$OUT/train.log"
+    cp "$run/history.json" "$OUT/" 2>/dev/null || true
+    ls -la "$OUT"
+    ;;
+  *)
+    sed -n 2,12p "$0"; exit 64 ;;
+esac
