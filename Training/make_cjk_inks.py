@@ -44,6 +44,25 @@ def ink_json(i: int, label: str, strokes) -> str:
     return json.dumps({"id": f"{i}", "label": label, "strokes": pts}, ensure_ascii=False)
 
 
+SAMPLE_TEXT = {"ja": "今日は天気がいいです。", "zh-Hans": "我们明天去公园。", "zh-Hant": "我們明天去公園。"}
+
+
+def write_sample(gen, lang: str, out_dir: str) -> None:
+    """``<out_dir>/generated-<lang>.json``: one ink in the library's JSON form, with its label and a note
+    that says it is generated."""
+    ink = gen.write(SAMPLE_TEXT[lang], cjk.heldout_writer(0), random.Random(f"sample-{lang}"))
+    doc = {"id": f"generated-{lang}", "label": SAMPLE_TEXT[lang],
+           "note": "GENERATED, not real handwriting: Make Me a Hanzi (Arphic PL) / KanjiVG (CC BY-SA 3.0) centre lines "
+                   "written by held-out generator writer 0 (Training/make_cjk_inks.py --samples)",
+           "strokes": [{"points": [{"x": round(float(x), 1), "y": round(float(y), 1), "t": int(round(t * 1000))}
+                                   for x, y, t in st]} for st in ink]}
+    path = os.path.join(out_dir, f"generated-{lang}.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, ensure_ascii=False)
+        f.write("\n")
+    print(f"{path}: {SAMPLE_TEXT[lang]} ({len(ink)} strokes)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--language", required=True, choices=("ja", "zh-Hans", "zh-Hant"))
@@ -54,11 +73,16 @@ def main():
     ap.add_argument("--writer-base", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=777)
     ap.add_argument("--work", default=WORK)
+    ap.add_argument("--samples", metavar="DIR", help="write only DIR/generated-<lang>.json: one line of SAMPLE_TEXT by "
+                    "held-out writer 0, marked as generated (Samples/)")
     args = ap.parse_args()
     cache = cjk_glyphs.load_cache(os.path.join(args.work, "glyphs.npz"))
     gen = cjk.Generator(cache["train"], cache["heldout_variants"])
     rng = random.Random(f"{args.seed}-{args.language}")
     chars = language_characters(args.language, args.work)
+    if args.samples:
+        write_sample(gen, args.language, args.samples)
+        return
     os.makedirs(args.out_dir, exist_ok=True)
     w = args.writer_base
     with open(os.path.join(args.out_dir, f"{args.language}-chars.jsonl"), "w", encoding="utf-8") as f:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, ".."))  # Training/
 from inkrec_training import cjk, cjk_charset, cjk_glyphs  # noqa: E402
 from inkrec_training.features import ink_features  # noqa: E402
 
@@ -139,3 +139,15 @@ def test_export_writes_shared_network_and_three_models(tmp_path):
         assert cfg["features"]["stepsPerLineHeight"] == cjk_charset.STEPS_PER_LINE_HEIGHT
         assert alias in meta["aliases"] and "CC-BY-SA-3.0" in meta["license"]
         assert "generated" in open(models / ident / "MODEL_CARD.md", encoding="utf-8").read()
+
+
+def test_sample_file_is_marked_generated_and_readable(tmp_path):
+    import make_cjk_inks
+    text = make_cjk_inks.SAMPLE_TEXT["zh-Hans"]
+    gen = cjk.Generator({c: [GLYPH] for c in text}, {})
+    make_cjk_inks.write_sample(gen, "zh-Hans", str(tmp_path))
+    doc = json.load(open(tmp_path / "generated-zh-Hans.json", encoding="utf-8"))
+    assert doc["label"] == text and doc["note"].startswith("GENERATED")
+    assert len(doc["strokes"]) >= len(text) and all(set(p) == {"x", "y", "t"} for s in doc["strokes"] for p in s["points"])
+    ts = [p["t"] for s in doc["strokes"] for p in s["points"]]
+    assert ts == sorted(ts) and all(isinstance(t, int) for t in ts)
