@@ -52,6 +52,9 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "Training"))
+from inkrec_training.metrics import edit_distance  # noqa: E402
+
 BUILD = os.path.join(HERE, ".build")
 HELPER_SRC = os.path.join(HERE, "zinnia", "zinnia_batch.c")
 HELPER = os.path.join(BUILD, "zinnia_batch")
@@ -291,16 +294,6 @@ def accuracy(inks, preds, keep=None) -> dict:
     top1 = sum(1 for i in idx if preds[i][:1] == [inks[i]["label"]])
     topk = sum(1 for i in idx if inks[i]["label"] in preds[i][:TOPK])
     return {"n": n, "top1": top1 / n if n else None, "top10": topk / n if n else None}
-
-
-def edit_distance(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
-        prev = cur
-    return prev[-1]
 
 
 def squash(s: str) -> str:

@@ -107,6 +107,40 @@ def write_manifest(models_dir: str, meta: dict | None = None) -> dict:
     return manifest
 
 
+def write_json(path: str, obj) -> None:
+    """``obj`` as the model files (config.json, model.json) are written: indented by one, characters as
+    they are (UTF-8), a final newline."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(obj, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+
+def write_card(path: str, text: str, keep_from: str | None = None) -> None:
+    """Writes a generated MODEL_CARD.md. With ``keep_from``, the old card's part from that marker on (the
+    figures an evaluation script wrote there) is kept after the new text."""
+    kept = ""
+    if keep_from and os.path.exists(path):
+        old = open(path, encoding="utf-8").read()
+        if keep_from in old:
+            kept = "\n" + old[old.index(keep_from):]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text + kept)
+
+
+def save_int8_network(weights: dict, models_dir: str, name: str, readme: str) -> int:
+    """Writes a shared network: ``<models_dir>/<name>/weights.safetensors`` (8 bits,
+    ``quantize.quantize_state``) and its README.md; returns the weights file's size in bytes."""
+    from inkrec_training import quantize
+    out = os.path.join(models_dir, name)
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "weights.safetensors")
+    save_file(quantize.quantize_state({k: v.float() for k, v in weights.items()}), path,
+              metadata={"format": "pt", "precision": "int8", "network": name})
+    with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as f:
+        f.write(readme)
+    return os.path.getsize(path)
+
+
 def checkpoint_weights(ck, live=False):
     """The weights a training checkpoint stands for: its moving average of the weights ("ema", train.py
     --ema) when it has one and `live` is false, else the trained weights."""
@@ -175,14 +209,11 @@ def main():
                     **({"symbolsPerFrame": args.symbols_per_frame} if args.symbols_per_frame else {}),
                     "endWeight": args.end_weight},
     }
-    with open(os.path.join(args.out, "config.json"), "w") as f:
-        json.dump(config, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    with open(os.path.join(args.out, "model.json"), "w") as f:
-        json.dump({"identifier": args.identifier, "aliases": list(dict.fromkeys(args.alias or ["en"])), "version": args.version, "kind": "text",
-                   "network": f"latn-bilstm{cfg['hidden']}x{cfg['layers']}", "license": "CC-BY-4.0",
-                   "description": "English (Latin script), trained on UNIPEN (CC BY 4.0)"}, f, indent=1)
-        f.write("\n")
+    write_json(os.path.join(args.out, "config.json"), config)
+    write_json(os.path.join(args.out, "model.json"),
+               {"identifier": args.identifier, "aliases": list(dict.fromkeys(args.alias or ["en"])), "version": args.version,
+                "kind": "text", "network": f"latn-bilstm{cfg['hidden']}x{cfg['layers']}", "license": "CC-BY-4.0",
+                "description": "English (Latin script), trained on UNIPEN (CC BY 4.0)"})
 
     # Golden file: three held-out words and one line.
     words = [it for it in data.load("words", limit=4000) if data.is_validation_writer(it.writer)][:3]

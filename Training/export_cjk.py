@@ -16,20 +16,18 @@ Decoder settings of the three models: no space between the pre-context and the t
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
 
 import torch
-from safetensors.torch import save_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from inkrec_training import cjk_charset, quantize  # noqa: E402
+from inkrec_training import cjk_charset  # noqa: E402
 from inkrec_training.features import SCHEME_V2  # noqa: E402
-from export import write_manifest  # noqa: E402
+from export import checkpoint_weights, save_int8_network, write_card, write_json, write_manifest  # noqa: E402
 
 # identifier: (LM file stem, English name, aliases)
 LANGUAGE_MODELS = {
@@ -46,13 +44,12 @@ def network_name(cfg: dict) -> str:
 
 def load_weights(path: str) -> tuple[dict, dict, list]:
     ck = torch.load(path, weights_only=False, map_location="cpu")
-    weights = ck.get("ema") or ck["model"]
     history = ck.get("history") or ck.get("state", {}).get("history", [])
     cfg = dict(ck["config"])
     cfg.setdefault("head", "ctc")
     if cfg["numClasses"] != cjk_charset.NUM_CLASSES:
         raise SystemExit(f"checkpoint has {cfg['numClasses']} classes, cjk_charset {cjk_charset.NUM_CLASSES}")
-    return {k: v.float() for k, v in weights.items()}, cfg, history
+    return checkpoint_weights(ck), cfg, history
 
 
 def model_card(ident: str, english: str, net: str, cfg: dict, lm_bytes: int, weights_bytes: int, history: list,
@@ -110,16 +107,13 @@ def main():
     args = ap.parse_args()
     weights, cfg, history = load_weights(args.checkpoint)
     net = network_name(cfg)
-    os.makedirs(os.path.join(args.models, net), exist_ok=True)
-    wpath = os.path.join(args.models, net, "weights.safetensors")
-    save_file(quantize.quantize_state(weights), wpath, metadata={"format": "pt", "precision": "int8", "network": net})
-    weights_bytes = os.path.getsize(wpath)
-    with open(os.path.join(args.models, net, "README.md"), "w", encoding="utf-8") as f:
-        f.write(f"# {net}: the shared CJK network\n\nUsed by ja, zh-Hans and zh-Hant (see their MODEL_CARD.md): "
-                f"{cfg['layers']} bidirectional LSTM layers of {cfg['hidden']} units, a CTC head over "
-                f"{cjk_charset.NUM_CLASSES - 1} characters + blank, 8-bit weights. Trained by `Training/train_cjk.py` "
-                f"on generated ink only. Licence CC BY-SA 3.0 (KanjiVG); Make Me a Hanzi data under the Arphic "
-                f"Public License.\n")
+    weights_bytes = save_int8_network(
+        weights, args.models, net,
+        f"# {net}: the shared CJK network\n\nUsed by ja, zh-Hans and zh-Hant (see their MODEL_CARD.md): "
+        f"{cfg['layers']} bidirectional LSTM layers of {cfg['hidden']} units, a CTC head over "
+        f"{cjk_charset.NUM_CLASSES - 1} characters + blank, 8-bit weights. Trained by `Training/train_cjk.py` "
+        f"on generated ink only. Licence CC BY-SA 3.0 (KanjiVG); Make Me a Hanzi data under the Arphic "
+        f"Public License.\n")
     arphic = os.path.join(ROOT, "..", "shared", "data", "cjk", "ARPHICPL.TXT")
     for ident in args.languages.split(","):
         stem, english, aliases = LANGUAGE_MODELS[ident]
@@ -139,24 +133,14 @@ def main():
                         "beamThreshold": args.beam_threshold, "symbolsPerFrame": args.symbols_per_frame,
                         "contextSeparator": ""},
         }
-        with open(os.path.join(out, "config.json"), "w", encoding="utf-8") as f:
-            json.dump(config, f, indent=1, ensure_ascii=False)
-            f.write("\n")
-        with open(os.path.join(out, "model.json"), "w", encoding="utf-8") as f:
-            json.dump({"identifier": ident, "aliases": aliases, "version": args.version, "kind": "text", "network": net,
-                       "license": LICENSE,
-                       "description": f"{english}: the shared CJK network, trained on generated ink (Make Me a Hanzi, "
-                                      f"KanjiVG, Hershey), with a language model from wordfreq"},
-                      f, indent=1, ensure_ascii=False)
-            f.write("\n")
-        card = os.path.join(out, "MODEL_CARD.md")
-        kept = ""
-        if os.path.exists(card):  # keep the figures evaluate_cjk.py wrote
-            text = open(card, encoding="utf-8").read()
-            if "<!-- cjk:" in text:
-                kept = "\n" + text[text.index("<!-- cjk:"):]
-        with open(card, "w", encoding="utf-8") as f:
-            f.write(model_card(ident, english, net, cfg, os.path.getsize(lm_src), weights_bytes, history, args.version) + kept)
+        write_json(os.path.join(out, "config.json"), config)
+        write_json(os.path.join(out, "model.json"),
+                   {"identifier": ident, "aliases": aliases, "version": args.version, "kind": "text", "network": net,
+                    "license": LICENSE,
+                    "description": f"{english}: the shared CJK network, trained on generated ink (Make Me a Hanzi, "
+                                   f"KanjiVG, Hershey), with a language model from wordfreq"})
+        write_card(os.path.join(out, "MODEL_CARD.md"),
+                   model_card(ident, english, net, cfg, os.path.getsize(lm_src), weights_bytes, history, args.version))
         print(f"{ident}: lm {os.path.getsize(lm_src)} bytes")
     if not args.no_manifest:
         write_manifest(args.models)

@@ -21,20 +21,18 @@ Identifiers are the bare language tags (`de`, `fr`, …) with the aliases in LAN
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
 
 import torch
-from safetensors.torch import save_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from inkrec_training import charset, quantize  # noqa: E402
+from inkrec_training import charset  # noqa: E402
 from inkrec_training.features import FEATURE_SCHEME, STEPS_PER_LINE_HEIGHT  # noqa: E402
-from export import checkpoint_weights, write_manifest  # noqa: E402
+from export import checkpoint_weights, save_int8_network, write_card, write_json, write_manifest  # noqa: E402
 
 # identifier: (wordfreq code of the LM file, English name, aliases)
 LANGUAGE_MODELS = {
@@ -56,17 +54,12 @@ def network_name(cfg: dict) -> str:
     return f"latn-bilstm{cfg['hidden']}x{cfg['layers']}"
 
 
-def export_network(ck: dict, models: str) -> tuple[str, dict]:
+def export_network(ck: dict, models: str) -> tuple[str, dict, int]:
+    """The shared network in 8 bits: its name, its config and the weights file's size."""
     cfg = dict(ck["config"])
     cfg.setdefault("head", "ctc")
     name = network_name(cfg)
-    out = os.path.join(models, name)
-    os.makedirs(out, exist_ok=True)
-    tensors = quantize.quantize_state({k: v.float() for k, v in checkpoint_weights(ck).items()})
-    save_file(tensors, os.path.join(out, "weights.safetensors"), metadata={"format": "pt", "precision": "int8",
-                                                                         "network": name})
-    with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as f:
-        f.write(f"""# {name}: the shared Latin-script network
+    size = save_int8_network(checkpoint_weights(ck), models, name, f"""# {name}: the shared Latin-script network
 
 3 bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs after layer 1, a CTC head over
 the 260 characters of the latin set + blank, weights in 8 bits (`Training/inkrec_training/quantize.py`).
@@ -75,7 +68,7 @@ Every Latin-script language model in `Models/` names this file in its `config.js
 them with one checksum, so it is downloaded and stored once. Trained by `Training/train.py --charset latin
 --languages all` on UNIPEN (CC BY 4.0) and composed accented ink; see any language's MODEL_CARD.md.
 """)
-    return name, cfg
+    return name, cfg, size
 
 
 def model_card(identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int, weights_bytes: int,
@@ -134,8 +127,7 @@ def main():
     args = ap.parse_args()
     charset.select("latin")
     ck = torch.load(args.checkpoint, weights_only=False, map_location="cpu")
-    net, cfg = export_network(ck, args.models)
-    weights_bytes = os.path.getsize(os.path.join(args.models, net, "weights.safetensors"))
+    net, cfg, weights_bytes = export_network(ck, args.models)
     ids = args.languages.split(",") if args.languages else list(LANGUAGE_MODELS)
     history = ck["state"].get("history", [])
     for ident in ids:
@@ -153,25 +145,16 @@ def main():
                         "beamWidth": args.beam_width, "endWeight": args.end_weight,
                         **({"beamThreshold": args.beam_threshold} if args.beam_threshold else {})},
         }
-        with open(os.path.join(out, "config.json"), "w", encoding="utf-8") as f:
-            json.dump(config, f, indent=1, ensure_ascii=False)
-            f.write("\n")
-        with open(os.path.join(out, "model.json"), "w", encoding="utf-8") as f:
-            json.dump({"identifier": ident, "aliases": aliases, "version": args.version, "kind": "text", "network": net,
-                       "license": "CC-BY-SA-4.0",
-                       "description": f"{english} (Latin script): the shared Latin network, trained on UNIPEN (CC BY 4.0) "
-                                      f"and composed accented ink, with a {code} language model from wordfreq (CC BY-SA 4.0)"},
-                      f, indent=1, ensure_ascii=False)
-            f.write("\n")
-        card = os.path.join(out, "MODEL_CARD.md")
-        kept = ""
-        if os.path.exists(card):  # keep the figures evaluate_languages.py wrote
-            text = open(card, encoding="utf-8").read()
-            if "<!-- languages:" in text:
-                kept = "\n" + text[text.index("<!-- languages:"):]
-        with open(card, "w", encoding="utf-8") as f:
-            f.write(model_card(ident, english, code, net, cfg, os.path.getsize(lm_src), weights_bytes, history,
-                               args.version) + kept)
+        write_json(os.path.join(out, "config.json"), config)
+        write_json(os.path.join(out, "model.json"),
+                   {"identifier": ident, "aliases": aliases, "version": args.version, "kind": "text", "network": net,
+                    "license": "CC-BY-SA-4.0",
+                    "description": f"{english} (Latin script): the shared Latin network, trained on UNIPEN (CC BY 4.0) "
+                                   f"and composed accented ink, with a {code} language model from wordfreq (CC BY-SA 4.0)"})
+        # The figures evaluate_languages.py --card wrote stay.
+        write_card(os.path.join(out, "MODEL_CARD.md"), model_card(ident, english, code, net, cfg, os.path.getsize(lm_src),
+                                                                  weights_bytes, history, args.version),
+                   keep_from="<!-- languages:")
         print(f"{ident}: lm {os.path.getsize(lm_src)} bytes")
     write_manifest(args.models)
     print(f"{net}: {weights_bytes} bytes, {len(ids)} language models")

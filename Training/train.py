@@ -23,7 +23,7 @@ import torch.nn as nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from inkrec_training import charset, data  # noqa: E402
 from inkrec_training.features import ink_features, FEATURE_DIM  # noqa: E402
-from inkrec_training.model import InkRecNet  # noqa: E402
+from inkrec_training.model import InkRecNet, update_ema, using_weights  # noqa: E402
 from inkrec_training.metrics import greedy_decode, edit_distance  # noqa: E402
 
 
@@ -195,11 +195,7 @@ def main():
           f"{len(words_val)} validation words ({time.time() - t0:.0f}s)", flush=True)
 
     model = InkRecNet(FEATURE_DIM, args.hidden, args.layers, charset.NUM_CLASSES, args.reduce_after)
-    for lstm in model.lstms:  # forget-gate bias 1: a common aid for LSTMs to start remembering
-        for name, p in lstm.named_parameters():
-            if name.startswith("bias_ih"):
-                with torch.no_grad():
-                    p[args.hidden: 2 * args.hidden].fill_(1.0)
+    model.init_forget_gate_bias()
     if args.init_from and not os.path.exists(ckpt_path):
         from safetensors.torch import load_file
         model.load_state_dict(grow_head({k: v.float() for k, v in load_file(args.init_from).items()}, model))
@@ -262,21 +258,12 @@ def main():
         ema = {k: v.to(device) for k, v in ema.items()}
 
     def ema_update():
-        # The decay ramps up from 0 so that a fresh average is not dominated by its starting weights.
         state["ema_steps"] += 1
-        n = state["ema_steps"]
-        d = min(args.ema, (1 + n) / (10 + n))
-        with torch.no_grad():
-            for k, v in model.state_dict().items():
-                ema[k].mul_(d).add_(v.float(), alpha=1 - d)
+        update_ema(ema, model, args.ema, state["ema_steps"])
 
     def validate_ema():
-        live = {k: v.clone() for k, v in model.state_dict().items()}
-        model.load_state_dict(ema)
-        try:
+        with using_weights(model, ema):
             return validate(model, words_val, device=device)
-        finally:
-            model.load_state_dict(live)
 
     ctc = nn.CTCLoss(blank=charset.BLANK, zero_infinity=True)
     start = time.time() - state["elapsed"]

@@ -31,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from inkrec_training import cjk, cjk_charset, cjk_glyphs, features  # noqa: E402
-from inkrec_training.metrics import edit_distance  # noqa: E402
+from inkrec_training.metrics import edit_distance, greedy_ids  # noqa: E402
 
 WORK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "work", "cjk")
 LANGS = ("zh-Hans", "zh-Hant", "ja")
@@ -89,20 +89,21 @@ class Source:
         self.han = [c for c in cjk_charset.CHARACTERS if c not in cjk.ASCII]
         self.freq_chars = {lang: "".join(w for w in ws[:20000]) for lang, (ws, _) in self.words.items()}
 
-    def text(self, rng: random.Random) -> str:
-        r = rng.random()
-        if r < 0.5:  # one character
-            if rng.random() < 0.8:
-                return rng.choice(self.han)
-            return rng.choice(self.freq_chars[rng.choice(LANGS)])
+    def char(self, rng: random.Random) -> str:
+        """One character: 80% uniform over the set, 20% by text frequency."""
+        if rng.random() < 0.8:
+            return rng.choice(self.han)
+        return rng.choice(self.freq_chars[rng.choice(LANGS)])
+
+    def line(self, rng: random.Random) -> str:
+        """A line: 60% running text of one of the languages (5-15 characters), 40% 2-12 uniform characters."""
         if rng.random() < 0.6:
             lang = rng.choice(LANGS)
             words, cum = self.words[lang]
             return cjk.sample_line(words, cum, lang, rng)
         return "".join(rng.choice(self.han) for _ in range(rng.randint(2, 12)))
 
-    def sample(self, rng: random.Random, style: cjk.Style, text: str | None = None):
-        text = text or self.text(rng)
+    def sample(self, rng: random.Random, style: cjk.Style, text: str):
         ink = self.gen.write(text, style, rng)
         if ink is None:
             return None
@@ -130,12 +131,7 @@ def _make_batches(args):
     samples = []
     total = 0
     while total < 4 * padded:
-        text = None
-        if chars:
-            text = rng.choice(_SRC.han) if rng.random() < 0.8 else rng.choice(_SRC.freq_chars[rng.choice(LANGS)])
-        else:
-            while text is None or len(text) < 2:
-                text = _SRC.text(rng)
+        text = _SRC.char(rng) if chars else _SRC.line(rng)
         got = _SRC.sample(rng, cjk.train_writer(rng), text)
         if got is None:
             continue
@@ -189,16 +185,6 @@ def validation_set(work: str, chars: int, lines: int, seed: int = 4242):
     return out
 
 
-def greedy(lp_row: np.ndarray) -> list[int]:
-    best = lp_row.argmax(-1)
-    out, prev = [], 0
-    for b in best:
-        if b != prev and b != 0:
-            out.append(int(b))
-        prev = b
-    return out
-
-
 def evaluate(model, val, device) -> dict:
     import torch
     model.eval()
@@ -213,7 +199,7 @@ def evaluate(model, val, device) -> dict:
                 lp, out_len = model(torch.from_numpy(x).to(device), torch.from_numpy(lengths))
                 lp = lp.float().cpu().numpy()
                 for j, (_, y, _) in enumerate(chunk):
-                    hyp = greedy(lp[j, :int(out_len[j])])
+                    hyp = greedy_ids(lp[j, :int(out_len[j])], cjk_charset.BLANK)
                     errs += edit_distance(hyp, list(y))
                     chars += len(y)
                     correct += hyp == list(y)
@@ -250,7 +236,7 @@ def main():
 
     import torch
     import torch.nn as nn
-    from inkrec_training.model import InkRecNet
+    from inkrec_training.model import InkRecNet, update_ema, using_weights
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -264,11 +250,7 @@ def main():
           f"({time.time() - t0:.0f}s); classes {cjk_charset.NUM_CLASSES}", flush=True)
 
     model = InkRecNet(features.FEATURE_DIM, args.hidden, args.layers, cjk_charset.NUM_CLASSES, 1)
-    for lstm in model.lstms:
-        for name, p in lstm.named_parameters():
-            if name.startswith("bias_ih"):
-                with torch.no_grad():
-                    p[args.hidden: 2 * args.hidden].fill_(1.0)
+    model.init_forget_gate_bias()
     ckpt_path = os.path.join(args.run, "last.pt")
     state = {"step": 0, "elapsed": 0.0, "history": []}
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -307,12 +289,8 @@ def main():
                     "charset": "cjk", "features": ck["features"]}, os.path.join(args.run, "weights.pt"))
 
     def validate_ema():
-        live = {k: v.clone() for k, v in model.state_dict().items()}
-        model.load_state_dict(ema)
-        try:
+        with using_weights(model, ema):
             return evaluate(model, val, device)
-        finally:
-            model.load_state_dict(live)
 
     ctx = mp.get_context("fork")
     pool = ctx.Pool(args.workers, initializer=_worker_init, initargs=(args.work, args.seed, args.char_share)) if args.workers else None
@@ -349,10 +327,7 @@ def main():
         opt.step()
         state["step"] += 1
         n = state["step"]
-        d = min(args.ema, (1 + n) / (10 + n))
-        with torch.no_grad():
-            for k, v in model.state_dict().items():
-                ema[k].mul_(d).add_(v.float(), alpha=1 - d)
+        update_ema(ema, model, args.ema, n)
         losses.append(loss.item())
         if n % 50 == 0:
             print(f"step {n} {state['elapsed'] / 60:.1f}min loss {np.mean(losses[-50:]):.3f} lr {lr:.2e} "

@@ -139,11 +139,7 @@ def train(args, data):
     np.random.seed(args.seed)
     ckpt_path = os.path.join(args.run, "last.pt")
     model = InkRecNet(FEATURE_DIM, args.hidden, args.layers, len(shapes.CLASSES), args.reduce_after, head="classifier")
-    for lstm in model.lstms:
-        for name, p in lstm.named_parameters():
-            if name.startswith("bias_ih"):
-                with torch.no_grad():
-                    p[args.hidden: 2 * args.hidden].fill_(1.0)
+    model.init_forget_gate_bias()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     state = {"step": 0, "elapsed": 0.0, "budget": args.minutes * 60.0, "history": []}
     rng = np.random.default_rng(args.seed)

@@ -34,12 +34,9 @@ struct CJKLanguageModelTests {
         let lm = try Self.bound(g)
         let queries = g["queries"] as! [[String: Any]]
         #expect(queries.count >= 20)
-        for q in queries {
-            let ctx = (q["context"] as! [NSNumber]).map(\.intValue)
-            let state = (q["bos"] as! Bool) ? lm.startState(preContext: ctx) : lm.state(afterSymbols: ctx)
-            let got = lm.score((q["char"] as! NSNumber).intValue, after: state).logProbability
-            #expect(abs(got - (q["logProb"] as! NSNumber).floatValue) < 1e-4, "\(q["contextText"]!) → \(q["charText"]!)")
-            if !(q["known"] as! Bool) { #expect(got == lm.unknownLogProbability) }
+        LanguageModelGolden.checkQueries(lm, queries, file: g["file"] as! String)
+        for q in queries where !(q["known"] as! Bool) {
+            #expect(LanguageModelGolden.logProbability(lm, q) == lm.unknownLogProbability, "\(q["contextText"]!) → \(q["charText"]!)")
         }
         let labels = g["labels"] as! [String]
         #expect(lm.knownLabelCount(labels) < labels.count)
@@ -48,19 +45,7 @@ struct CJKLanguageModelTests {
     @Test("text scores from a pre-context match")
     func scoreText() throws {
         let g = try Self.golden()
-        let lm = try Self.bound(g)
-        var classOf: [Character: Int] = [:]
-        for (i, l) in (g["labels"] as! [String]).enumerated() { classOf[Character(l)] = i + 1 }
-        for case let item as [String: Any] in g["scoreText"] as! [Any] {
-            let text = item["text"] as! String, pre = item["preContext"] as! String
-            var state = lm.startState(preContext: pre.suffix(RecognitionContext.maxPreContextLength).compactMap { classOf[$0] })
-            var total: Float = 0
-            for c in text.compactMap({ classOf[$0] }) {
-                let r = lm.score(c, after: state)
-                total += r.logProbability
-                state = r.next
-            }
-            #expect(abs(total - (item["logProb"] as! NSNumber).floatValue) < 1e-3, "\(text) after \(pre)")
-        }
+        LanguageModelGolden.checkScoreText(try Self.bound(g), labels: g["labels"] as! [String], items: g["scoreText"] as! [Any],
+                                           file: g["file"] as! String)
     }
 }

@@ -29,33 +29,15 @@ struct LanguageModelV2Tests {
             let lm = try Self.load(m)
             let queries = m["queries"] as! [[String: Any]]
             #expect(queries.count >= 20)
-            for q in queries {
-                let ctx = (q["context"] as! [NSNumber]).map(\.intValue)
-                let state = (q["bos"] as! Bool) ? lm.startState(preContext: ctx) : lm.state(afterSymbols: ctx)
-                let got = lm.score((q["char"] as! NSNumber).intValue, after: state).logProbability
-                let want = (q["logProb"] as! NSNumber).floatValue
-                #expect(abs(got - want) < 1e-4, "\(m["file"]!): context \(q["contextText"]!) char \(q["charText"]!)")
-            }
+            LanguageModelGolden.checkQueries(lm, queries, file: m["file"] as! String)
         }
     }
 
     @Test("text scores from a pre-context match")
     func scoreText() throws {
         for m in try Self.models() {
-            let lm = try Self.load(m)
-            var classOf: [Character: Int] = [:]
-            for (i, l) in (m["labels"] as! [String]).enumerated() { classOf[Character(l)] = i + 1 }
-            for case let item as [String: Any] in m["scoreText"] as! [Any] {
-                let text = item["text"] as! String, pre = item["preContext"] as! String
-                var state = lm.startState(preContext: pre.suffix(RecognitionContext.maxPreContextLength).compactMap { classOf[$0] })
-                var total: Float = 0
-                for c in text.compactMap({ classOf[$0] }) {
-                    let r = lm.score(c, after: state)
-                    total += r.logProbability
-                    state = r.next
-                }
-                #expect(abs(total - (item["logProb"] as! NSNumber).floatValue) < 1e-3, "\(m["file"]!): \(text) after \(pre)")
-            }
+            LanguageModelGolden.checkScoreText(try Self.load(m), labels: m["labels"] as! [String], items: m["scoreText"] as! [Any],
+                                               file: m["file"] as! String)
         }
     }
 

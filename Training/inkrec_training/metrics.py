@@ -6,15 +6,20 @@ import numpy as np
 from . import charset
 
 
-def greedy_decode(log_probs: np.ndarray) -> str:
+def greedy_ids(log_probs: np.ndarray, blank: int = 0) -> list[int]:
+    """The classes of the best path of (T, C) log-probabilities, repeats merged and blanks dropped."""
     best = log_probs.argmax(axis=-1)
     out = []
     prev = -1
     for k in best:
-        if k != prev and k != charset.BLANK:
+        if k != prev and k != blank:
             out.append(int(k))
         prev = k
-    return charset.decode(out)
+    return out
+
+
+def greedy_decode(log_probs: np.ndarray) -> str:
+    return charset.decode(greedy_ids(log_probs, charset.BLANK))
 
 
 def edit_distance(a: str, b: str) -> int:

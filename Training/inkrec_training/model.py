@@ -15,6 +15,8 @@ LSTM gates follow PyTorch's layout: W_ih (4H, in), W_hh (4H, H), b_ih + b_hh, ga
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import torch
 import torch.nn as nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
@@ -34,6 +36,14 @@ class InkRecNet(nn.Module):
             self.lstms.append(nn.LSTM(d, hidden, batch_first=True, bidirectional=True))
             d = 2 * hidden * (2 if reduce_after == l + 1 else 1)
         self.head = nn.Linear(d, num_classes)
+
+    def init_forget_gate_bias(self) -> None:
+        """Sets every LSTM's forget-gate input bias to 1 (a common aid for LSTMs to start remembering)."""
+        for lstm in self.lstms:
+            for name, p in lstm.named_parameters():
+                if name.startswith("bias_ih"):
+                    with torch.no_grad():
+                        p[self.hidden: 2 * self.hidden].fill_(1.0)
 
     @staticmethod
     def reduce_lengths(lengths: torch.Tensor) -> torch.Tensor:
@@ -64,3 +74,24 @@ class InkRecNet(nn.Module):
     def config(self) -> dict:
         return {"inputDim": self.input_dim, "hidden": self.hidden, "layers": self.num_layers,
                 "numClasses": self.num_classes, "reduceAfter": self.reduce_after, "head": self.head_kind}
+
+
+def update_ema(ema: dict, model: nn.Module, decay: float, steps: int) -> None:
+    """One update of an exponential moving average of ``model``'s weights (``ema``: float32 tensors by
+    name), the ``steps``-th: the decay ramps up as ``min(decay, (1 + steps) / (10 + steps))`` so that a
+    fresh average is not dominated by its starting weights."""
+    d = min(decay, (1 + steps) / (10 + steps))
+    with torch.no_grad():
+        for k, v in model.state_dict().items():
+            ema[k].mul_(d).add_(v.float(), alpha=1 - d)
+
+
+@contextmanager
+def using_weights(model: nn.Module, weights: dict):
+    """Runs the block with ``weights`` loaded into ``model``, then puts its own weights back."""
+    live = {k: v.clone() for k, v in model.state_dict().items()}
+    model.load_state_dict(weights)
+    try:
+        yield model
+    finally:
+        model.load_state_dict(live)
