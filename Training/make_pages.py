@@ -33,7 +33,8 @@ def main(argv=None):
     ap.add_argument("--max-page-points", type=int, default=None,
                     help="draw other lines until a page has at most this many points (small fixtures)")
     ap.add_argument("--variants", default=",".join(pages.VARIANTS),
-                    help="comma-separated variants, cycled over the pages")
+                    help="comma-separated variants, cycled over the pages (also: wrapped, running text "
+                         "broken across lines)")
     ap.add_argument("--svg-dir", default=None, help="also write one SVG picture per page here")
     ap.add_argument("--writers", choices=pages.WRITER_SETS, default="held-out",
                     help="whose lines: held-out writers (tests, reported figures) or training writers "
@@ -42,9 +43,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     variants = tuple(v for v in args.variants.split(",") if v)
-    unknown = [v for v in variants if v not in pages.VARIANTS]
+    unknown = [v for v in variants if v not in pages.VARIANTS + pages.EXTRA_VARIANTS]
     if unknown or not variants:
-        ap.error(f"unknown variants {unknown}; choose from {', '.join(pages.VARIANTS)}")
+        ap.error(f"unknown variants {unknown}; choose from {', '.join(pages.VARIANTS + pages.EXTRA_VARIANTS)}")
     if not 1 <= args.min_lines <= args.max_lines:
         ap.error("need 1 <= --min-lines <= --max-lines")
 

@@ -165,7 +165,8 @@ def main():
                     help="on resuming, run a fresh cosine learning-rate schedule over this budget (from --lr down "
                          "to 5%% of it) instead of going on with the run's schedule")
     ap.add_argument("--init-from", help="start a new run from exported weights (a model directory's "
-                    "weights.safetensors, e.g. Models/en-US/weights.safetensors) instead of random ones")
+                    "weights.safetensors, e.g. Models/en-US/weights.safetensors; 8-bit files are dequantized) "
+                    "instead of random ones")
     ap.add_argument("--charset", default="western", choices=["western", "latin"],
                     help="the output character set (inkrec_training/charset.py)")
     ap.add_argument("--languages", default="",
@@ -198,7 +199,9 @@ def main():
     model.init_forget_gate_bias()
     if args.init_from and not os.path.exists(ckpt_path):
         from safetensors.torch import load_file
-        model.load_state_dict(grow_head({k: v.float() for k, v in load_file(args.init_from).items()}, model))
+        from inkrec_training.quantize import dequantize_state
+        # An 8-bit weights file (export_latin, quantize_model) starts from its dequantized weights.
+        model.load_state_dict(grow_head(dequantize_state(load_file(args.init_from)), model))
         print(f"initialized from {args.init_from}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     state = {"step": 0, "elapsed": 0.0, "budget": args.minutes * 60.0, "history": []}

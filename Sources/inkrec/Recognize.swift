@@ -58,7 +58,7 @@ struct Recognize: AsyncParsableCommand {
     @Flag(name: .long, help: "Decode without the language model.")
     var noLanguageModel = false
 
-    @Flag(name: .long, help: "Read each ink as a page: split it into text lines, recognize each (the line above is the pre-context of the line below), print the page's text; with --format json, the lines with their stroke indices, boxes and candidates.")
+    @Flag(name: .long, help: "Read each ink as a page: split it into text lines, recognize each (the line above is the pre-context of the line below, weighed against a fresh start), print the page's text; with --format json, the lines with their stroke indices, boxes and candidates.")
     var page = false
 
     @Flag(name: .long, help: "Reject inks whose timestamps go backwards inside a stroke (by default they are read with a warning; timestamps are not used).")
@@ -85,6 +85,9 @@ struct Recognize: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Override the text that joins a pre-context to the ink's text (\"\" for a language without spaces).", visibility: .hidden))
     var contextSeparator: String?
 
+    @Option(name: .long, help: ArgumentHelp("Override how likely a page's line is to go on from the line above (0...1; 1: always).", visibility: .hidden))
+    var lineContinuation: Float?
+
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     func validate() throws {
@@ -103,7 +106,7 @@ struct Recognize: AsyncParsableCommand {
     /// The command-line flag of each recognizer option, for error messages.
     static let flagName = ["allowedCharacters": "charset", "vocabulary": "vocabulary", "vocabulary.weight": "vocabulary-weight", "maxResultCount": "max-results", "beamWidth": "beam-width", "lmWeight": "lm-weight",
                           "insertionBonus": "insertion-bonus", "endWeight": "end-weight", "beamThreshold": "beam-threshold", "symbolsPerFrame": "symbols-per-frame",
-                          "contextSeparator": "context-separator"]
+                          "contextSeparator": "context-separator", "lineContinuation": "line-continuation"]
 
     /// `options` with this command's settings.
     func recognizerSettings(_ options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognizerOptions {
@@ -115,7 +118,7 @@ struct Recognize: AsyncParsableCommand {
         options.useLanguageModel = !noLanguageModel
         options.decoder = DecoderSettings(beamWidth: beamWidth, lmWeight: lmWeight, insertionBonus: insertionBonus, endWeight: endWeight,
                                           beamThreshold: beamThreshold, symbolsPerFrame: symbolsPerFrame,
-                                          contextSeparator: contextSeparator)
+                                          contextSeparator: contextSeparator, lineContinuation: lineContinuation)
         options.timestampValidation = strictTimestamps ? .strict : .lenient
         options.allowedCharacters = charset.map(Set.init)
         options.compute = ComputeOptions(environment: ProcessInfo.processInfo.environment)

@@ -194,6 +194,7 @@ struct ContextSeparatorTests {
         let page = try #require(FixturePage.all.first { $0.variant == "plain" && $0.lines.count >= 3 })
         var options = DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory)
         options.decoder.contextSeparator = ""
+        options.decoder.lineContinuation = 1  // every line after the line above only
         let recognizer = DigitalInkRecognizer(options: options)
         let result = try await recognizer.recognizePage(page.ink, context: RecognitionContext(preContext: "Note"))
         try #require(result.lines.count >= 2)

@@ -134,15 +134,18 @@ struct PageTests {
         #expect(Set(lines[1].strokeIndices) == Set(long.count..<ink.strokes.count))
     }
 
-    @Test("recognizePage equals recognizing each found line alone, the line above as pre-context")
+    @Test("with lineContinuation 1, recognizePage equals recognizing each found line alone, the line above as pre-context")
     func pageEqualsLines() async throws {
         let page = try #require(FixturePage.all.first { $0.variant == "plain" && $0.lines.count >= 3 })
-        let result = try await Self.recognizer.recognizePage(page.ink, context: RecognitionContext(preContext: "Note:"))
+        var options = DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory)
+        options.decoder.lineContinuation = 1
+        let recognizer = DigitalInkRecognizer(options: options)
+        let result = try await recognizer.recognizePage(page.ink, context: RecognitionContext(preContext: "Note:"))
         #expect(result.lines.count == page.lines.count)
         var pre = "Note:"
         for line in result.lines {
-            let alone = try await Self.recognizer.recognize(Ink(strokes: line.strokeIndices.map { page.ink.strokes[$0] }),
-                                                            context: RecognitionContext(preContext: pre))
+            let alone = try await recognizer.recognize(Ink(strokes: line.strokeIndices.map { page.ink.strokes[$0] }),
+                                                       context: RecognitionContext(preContext: pre))
             // The same candidates; their segments name the page's strokes instead of the line's.
             let mapped = alone.candidates.map { c in
                 var c = c

@@ -32,6 +32,13 @@ change only the stroke order, never the geometry:
 - ``late-marks``: in one line, the small strokes (i-dots, t-crosses, punctuation: bounding box below
   ``0.35 h`` in both dimensions, or short flat strokes) are moved to the end of that line's strokes.
 
+One more variant, not in ``VARIANTS`` (so that the sets made before it keep their pages), changes the
+text instead: ``wrapped`` is running text broken across lines, where each line goes on from the line
+above. Every chosen line of at least four words whose word groups (``word_groups``) match its words
+one to one is cut at a word boundary (after 40–60% of its words) into two lines of the page, in
+writing order; the others stay whole. A page has at least one cut line; lines past ``max_lines`` are
+dropped.
+
 A page is a dict, also valid project ink JSON (the Swift reader skips the extra keys)::
 
     {"id": "p0003-late-marks", "writer": "sta:hpb0-etb", "variant": "late-marks", "seed": 123456,
@@ -66,6 +73,8 @@ from . import charset, data
 from .features import quantile
 
 VARIANTS = ("plain", "inserted-word", "inserted-line", "late-marks")
+# Variants made on demand only (``make_pages(..., variants=("wrapped",))``).
+EXTRA_VARIANTS = ("wrapped",)
 
 # Small-stroke ("late mark") thresholds, in line heights.
 MARK_SIZE = 0.35        # both bounding-box sides below this: a dot, a comma, an apostrophe
@@ -257,6 +266,25 @@ def _choose_lines(pool_lines: list[Line], k: int, rng: random.Random, need_multi
     return lines
 
 
+def wrap(lines: list[Line], rng: random.Random) -> Optional[list[Line]]:
+    """Running text broken across lines (the ``wrapped`` variant): each line of at least four words
+    whose word groups match its words is cut in two after 40–60% of its words; None when no line
+    could be cut."""
+    out, cut = [], False
+    for line in lines:
+        words = line.words
+        groups = word_groups(line.strokes, len(words)) if len(words) >= 4 else None
+        if not groups or len(groups) != len(words):
+            out.append(line)
+            continue
+        k = min(len(words) - 1, max(1, round(rng.uniform(0.4, 0.6) * len(words))))
+        for part, (ws, gs) in enumerate(((words[:k], groups[:k]), (words[k:], groups[k:]))):
+            keep = sorted(i for g in gs for i in g)
+            out.append(Line(f"{line.id}/{part + 1}", line.writer, " ".join(ws), [line.strokes[i] for i in keep]))
+        cut = True
+    return out if cut else None
+
+
 def layout(lines: list[Line], rng: random.Random) -> tuple[list[list[np.ndarray]], list[float]]:
     """Place the lines top to bottom (module docstring); returns each line's placed strokes (same
     order as the source) and its line height."""
@@ -357,7 +385,7 @@ def make_page(pool: dict[str, list[Line]], seed: int, variant: str, page_id: str
     """One page of ``variant`` from ``pool`` (``load_lines``), a function of ``seed`` alone. With
     ``max_points``, lines are drawn again until the page has at most that many points (for small
     fixtures)."""
-    if variant not in VARIANTS:
+    if variant not in VARIANTS + EXTRA_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
     rng = random.Random(seed)
     lo = max(min_lines, 3) if variant == "inserted-line" else min_lines
@@ -372,8 +400,13 @@ def make_page(pool: dict[str, list[Line]], seed: int, variant: str, page_id: str
         lines = _choose_lines(pool[writer], k, rng, need_multiword=variant == "inserted-word")
         if not lines or (max_points and sum(len(st) for l in lines for st in l.strokes) > max_points):
             continue
+        if variant == "wrapped":
+            lines = wrap(lines, rng)
+            if lines is None:
+                continue
+            lines = lines[:max_lines]
         placed, heights = layout(lines, rng)
-        made = _variant_order(variant, lines, heights, rng)
+        made = _variant_order("plain" if variant == "wrapped" else variant, lines, heights, rng)
         if made is None:
             continue
         order, moved_line, moved, word = made

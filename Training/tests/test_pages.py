@@ -155,6 +155,32 @@ def test_late_marks(pool):
                 assert p["lines"][other]["strokes"] == sorted(p["lines"][other]["strokes"])
 
 
+def test_wrapped(pool):
+    """Running text broken across lines: each cut line's two parts follow each other, in writing order,
+    and join back into the source label; the existing variants' pages do not change."""
+    long_labels = ["this is it then", "a quiet tide in time", "kind hint to sit", "tin bat", "little bits of fruit"]
+    wpool = {w: [_synthetic_line(lab, f"{w}#{k}", w) for k, lab in enumerate(long_labels)] for w in ("s:a", "s:b")}
+    made = pages.make_pages(wpool, 17, 12, variants=("wrapped",), max_lines=8)
+    for p in made:
+        _check_cover(p)
+        assert 2 <= len(p["lines"]) <= 8
+        flat = [i for line in p["lines"] for i in line["strokes"]]
+        assert flat == list(range(len(p["strokes"]))), "written line after line"
+        sources = [line["source"] for line in p["lines"]]
+        cut = [s for s in sources if s.endswith("/1")]
+        assert cut, "at least one line is cut"
+        labels = {line.id: line.label for ls in wpool.values() for line in ls}
+        for k, s in enumerate(sources):
+            if s.endswith("/1") and k + 1 < len(sources):
+                first, second = p["lines"][k]["text"], p["lines"][k + 1]["text"]
+                assert sources[k + 1] == s[:-2] + "/2"
+                assert f"{first} {second}" == labels[s[:-2]]
+                assert first and second
+    # the default variants' sets are as before (wrapped is not in the cycle)
+    assert "wrapped" not in pages.VARIANTS
+    assert [p["variant"] for p in pages.make_pages(pool, 3, 4)] == list(pages.VARIANTS)
+
+
 def test_word_groups_and_marks():
     line = _synthetic_line("tidy kit", "x", "w")
     groups = pages.word_groups(line.strokes, 2)

@@ -10,6 +10,22 @@ protocol CandidateDecoding: Sendable {
     /// every value finite), best first.
     func candidates(for output: FeatureMatrix, context: RecognitionContext,
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate]
+
+    /// Candidates for an ink whose context is one of `contexts`, each with its prior probability (a
+    /// page's line goes on from the line above or starts afresh): a text's score is
+    /// `log Σ_c prior_c · exp(score_c)` over the contexts (a text that one context's beam did not keep
+    /// counts as impossible there). Contexts of prior 0 are not read; one context of prior 1 is
+    /// ``candidates(for:context:options:)``.
+    func candidates(for output: FeatureMatrix, eitherOf contexts: [(context: RecognitionContext, prior: Float)],
+                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate]
+}
+
+extension CandidateDecoding {
+    /// A decoder without a pre-context (the shapes classifier) reads the likeliest context.
+    func candidates(for output: FeatureMatrix, eitherOf contexts: [(context: RecognitionContext, prior: Float)],
+                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+        candidates(for: output, context: contexts.max { $0.prior < $1.prior }?.context ?? RecognitionContext(), options: options)
+    }
 }
 
 /// Text: a CTC prefix beam search over the per-frame log-probabilities, with the model's character
@@ -23,6 +39,58 @@ struct CTCTextDecoder: CandidateDecoding {
 
     func candidates(for output: FeatureMatrix, context: RecognitionContext,
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+        ranked(hypotheses(for: output, context: context, options: options), options: options)
+    }
+
+    func candidates(for output: FeatureMatrix, eitherOf contexts: [(context: RecognitionContext, prior: Float)],
+                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+        let read = contexts.filter { $0.prior > 0 }
+        guard read.count > 1 else {
+            return candidates(for: output, context: read.first?.context ?? RecognitionContext(), options: options)
+        }
+        // log Σ_c prior_c · exp(score_c), per text.
+        var merged: [String: Decoded] = [:]
+        for (context, prior) in read {
+            let logPrior = log(prior)
+            for h in hypotheses(for: output, context: context, options: options) where h.score.isFinite {
+                let s = h.score + logPrior
+                if let old = merged[h.text] {
+                    let (a, b) = (max(old.score, s), min(old.score, s))
+                    merged[h.text] = Decoded(text: h.text, score: a + log1p(expf(b - a)), length: h.length)
+                } else {
+                    merged[h.text] = Decoded(text: h.text, score: s, length: h.length)
+                }
+            }
+        }
+        // Best first; equal scores by text, so that the order never depends on the dictionary's.
+        let all = merged.values.sorted { $0.score != $1.score ? $0.score > $1.score : $0.text < $1.text }
+        return ranked(all, options: options)
+    }
+
+    /// A final hypothesis: its text, score and length in symbols.
+    private struct Decoded {
+        var text: String
+        var score: Float
+        var length: Int
+    }
+
+    /// The candidates of `all` (best first): at most `options.maxResultCount`, with confidences
+    /// computed over the top beam width of them.
+    private func ranked(_ all: [Decoded], options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+        let width = configuration.beamSearch(languageModel: options.useLanguageModel && languageModel != nil,
+                                             options: options).beamWidth
+        let pool = all.prefix(width)
+        let confidences = ConfidenceCalibration.confidences(scores: pool.map(\.score), lengths: pool.map(\.length),
+                                                            calibration: configuration.decoder?.confidence)
+        return all.prefix(options.maxResultCount).enumerated().map { i, h in
+            DigitalInkRecognitionCandidate(text: h.text, score: h.score, confidence: i < confidences.count ? confidences[i] : 0)
+        }
+    }
+
+    /// Every final hypothesis of the beam search (the beam's width of them, at least
+    /// `options.maxResultCount`), best first.
+    private func hypotheses(for output: FeatureMatrix, context: RecognitionContext,
+                            options: DigitalInkRecognizerOptions) -> [Decoded] {
         let lm = options.useLanguageModel ? languageModel : nil
         var search = configuration.beamSearch(languageModel: lm != nil, options: options)
         let pre = Array(context.preContext.suffix(RecognitionContext.maxPreContextLength))
@@ -53,15 +121,10 @@ struct CTCTextDecoder: CandidateDecoding {
             }
         }
         // Every final hypothesis (the beam's width of them): the confidences come from all of them.
-        let all = search.decode(output, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
-                                maxResults: max(search.beamWidth, options.maxResultCount), allowed: allowed, vocabulary: walk,
-                                postContext: postSymbols, keepAtLeast: options.maxResultCount)
-        let pool = all.prefix(search.beamWidth)
-        let confidences = ConfidenceCalibration.confidences(scores: pool.map(\.score), lengths: pool.map(\.symbols.count),
-                                                            calibration: configuration.decoder?.confidence)
-        return all.prefix(options.maxResultCount).enumerated().map { i, h in
-            DigitalInkRecognitionCandidate(text: h.symbols.map { classLabels[$0] }.joined(), score: h.score,
-                                           confidence: i < confidences.count ? confidences[i] : 0)
+        return search.decode(output, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
+                             maxResults: max(search.beamWidth, options.maxResultCount), allowed: allowed, vocabulary: walk,
+                             postContext: postSymbols, keepAtLeast: options.maxResultCount).map { h in
+            Decoded(text: h.symbols.map { classLabels[$0] }.joined(), score: h.score, length: h.symbols.count)
         }
     }
 }

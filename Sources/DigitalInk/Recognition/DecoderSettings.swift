@@ -40,10 +40,21 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     /// separator of more than one character joins the lines of a page but is never put before a
     /// candidate.
     public var contextSeparator: String?
+    /// How likely, in `0...1`, a line of a page is to go on from the line above, against starting
+    /// afresh (a new sentence, a list item, a heading): ``DigitalInkRecognizer/recognizePage(_:context:)``
+    /// reads each line below the first under both pre-contexts, the line above's text or none, and
+    /// weighs each candidate's two scores by this prior. `1` reads every line after the line above
+    /// only; the models' default is ``defaultLineContinuation``.
+    public var lineContinuation: Float?
+
+    /// The ``lineContinuation`` of a model whose `config.json` sets none: 0.5.
+    public static let defaultLineContinuation: Float = 0.5
 
     public init(beamWidth: Int? = nil, lmWeight: Float? = nil, insertionBonus: Float? = nil, endWeight: Float? = nil,
-                beamThreshold: Float? = nil, symbolsPerFrame: Int? = nil, contextSeparator: String? = nil) {
+                beamThreshold: Float? = nil, symbolsPerFrame: Int? = nil, contextSeparator: String? = nil,
+                lineContinuation: Float? = nil) {
         self.contextSeparator = contextSeparator
+        self.lineContinuation = lineContinuation
         self.beamThreshold = beamThreshold
         self.symbolsPerFrame = symbolsPerFrame
         self.beamWidth = beamWidth
@@ -53,8 +64,8 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     }
 
     /// Throws ``DigitalInkError/invalidOption(name:reason:)`` for a beam width outside
-    /// `1...maxBeamWidth`, a non-finite weight, or a context separator that is not at most
-    /// ``maxContextSeparatorLength`` whitespace characters.
+    /// `1...maxBeamWidth`, a non-finite weight, a context separator that is not at most
+    /// ``maxContextSeparatorLength`` whitespace characters, or a line continuation outside `0...1`.
     public func validate() throws(DigitalInkError) {
         if let b = beamWidth, !(1...Self.maxBeamWidth).contains(b) {
             throw .invalidOption(name: "beamWidth", reason: "\(b) is outside 1...\(Self.maxBeamWidth)")
@@ -65,6 +76,7 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
             if let v = value, !v.isFinite { throw .invalidOption(name: name, reason: "\(v) is not a finite number") }
         }
         if let s = contextSeparator, let reason = Self.contextSeparatorProblem(s) { throw .invalidOption(name: "contextSeparator", reason: reason) }
+        if let p = lineContinuation, !(0...1).contains(p) { throw .invalidOption(name: "lineContinuation", reason: "\(p) is outside 0...1") }
     }
 
     /// What is wrong with `separator` as a ``contextSeparator`` (nil: nothing): more than

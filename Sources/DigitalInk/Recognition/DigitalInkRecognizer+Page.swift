@@ -9,6 +9,11 @@ extension DigitalInkRecognizer {
     /// first line's and `context.postContext` follows the last line. The writing area, which
     /// describes one line, is not used.
     ///
+    /// A line may also start afresh (a new sentence, a list item, a heading) rather than go on from
+    /// the line above: each line below the first is read under both pre-contexts, the line above's
+    /// text and none, and a candidate's score weighs its two scores by the prior
+    /// ``DecoderSettings/lineContinuation`` (the model's, else 0.5; `1` reads after the line above only).
+    ///
     /// Lines run through the network concurrently (one per core); the decoding, which needs the line
     /// above, runs in order. The result is the same as recognizing the lines one after the other.
     ///
@@ -46,16 +51,22 @@ extension DigitalInkRecognizer {
         // Decoding in order, each line's pre-context the line above.
         var result: [PageRecognitionResult.Line] = []
         var preContext = context.preContext
+        var above: String? = nil
         let separator = model.configuration.contextSeparator(options: options)
+        let continuation = model.configuration.lineContinuation(options: options)
         for (k, line) in lines.enumerated() {
             let (output, origins) = try outputs[k]!.get()
             // The page's post-context follows its last line.
-            let lineContext = RecognitionContext(preContext: preContext, postContext: k == lines.count - 1 ? context.postContext : "")
+            let postContext = k == lines.count - 1 ? context.postContext : ""
+            let contexts: [(context: RecognitionContext, prior: Float)] = above == nil
+                ? [(RecognitionContext(preContext: preContext, postContext: postContext), Float(1))]
+                : [(RecognitionContext(preContext: preContext, postContext: postContext), continuation),
+                   (RecognitionContext(preContext: "", postContext: postContext), 1 - continuation)]
             let lineInk = inks[k]
             let strokeIndices = line.strokes
             let candidates: [DigitalInkRecognitionCandidate] = output.rows == 0 ? [] : await pool.run {
                 // Segments in the page's stroke indices (the coordinates are the page's already).
-                let aligned = Self.align(model.decoder.candidates(for: output, context: lineContext, options: options),
+                let aligned = Self.align(model.decoder.candidates(for: output, eitherOf: contexts, options: options),
                                          output: output, origins: origins, ink: lineInk, model: model)
                 return aligned.map { (c: DigitalInkRecognitionCandidate) -> DigitalInkRecognitionCandidate in
                     var c = c
@@ -65,7 +76,10 @@ extension DigitalInkRecognizer {
             }
             let entry = PageRecognitionResult.Line(strokeIndices: line.strokes, boundingBox: BoundingBox(strokes: line.strokes, of: ink),
                                                    candidates: candidates)
-            if !entry.text.isEmpty { preContext = entry.text + separator }
+            if !entry.text.isEmpty {
+                above = entry.text
+                preContext = entry.text + separator
+            }
             result.append(entry)
         }
         return PageRecognitionResult(lines: result)

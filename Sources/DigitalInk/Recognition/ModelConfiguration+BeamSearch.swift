@@ -27,4 +27,10 @@ extension ModelConfiguration {
     @_spi(Engine) public func contextSeparator(options: DigitalInkRecognizerOptions? = nil) -> String {
         options?.decoder.contextSeparator ?? decoder?.contextSeparator ?? " "
     }
+
+    /// How likely a page's line is to go on from the line above: `options`' ``DecoderSettings/lineContinuation``
+    /// when set, else the model's `decoder.lineContinuation`, else ``DecoderSettings/defaultLineContinuation``.
+    @_spi(Engine) public func lineContinuation(options: DigitalInkRecognizerOptions? = nil) -> Float {
+        options?.decoder.lineContinuation ?? decoder?.lineContinuation ?? DecoderSettings.defaultLineContinuation
+    }
 }

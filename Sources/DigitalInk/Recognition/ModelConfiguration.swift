@@ -39,6 +39,9 @@ import Foundation
         /// at most ``DecoderSettings/maxContextSeparatorLength`` whitespace characters; absent: a
         /// space. `""` for a language written without spaces between words (Chinese, Japanese).
         public var contextSeparator: String?
+        /// How likely a page's line is to go on from the line above (``DecoderSettings/lineContinuation``),
+        /// in `0...1`; absent: ``DecoderSettings/defaultLineContinuation``.
+        public var lineContinuation: Float?
         /// How scores become confidences; absent: the softmax of the final hypotheses' scores.
         public var confidence: ConfidenceCalibration?
     }
@@ -143,6 +146,9 @@ import Foundation
                 if let k = d.symbolsPerFrame, k < 1 { throw bad("decoder.symbolsPerFrame must be positive") }
                 if let separator = d.contextSeparator, let reason = DecoderSettings.contextSeparatorProblem(separator) {
                     throw bad("decoder.contextSeparator \(reason)")
+                }
+                if let p = d.lineContinuation, !(0...1).contains(p) {
+                    throw bad("decoder.lineContinuation must be in 0...1")
                 }
                 for (name, w) in [("lmWeight", d.lmWeight), ("insertionBonus", d.insertionBonus), ("endWeight", d.endWeight ?? 0)] {
                     guard w.isFinite, abs(w) <= Limits.weight else { throw bad("decoder.\(name) must be finite, at most \(Limits.weight) in size") }
