@@ -243,9 +243,7 @@ def alignment(args, binary):
     import hashlib
     from inkrec_training import compose
     chars = [it for it in data.load("chars") if data.is_validation_writer(it.writer) and len(it.label) == 1]
-    by_writer = {}
-    for it in chars:
-        by_writer.setdefault(it.writer, {}).setdefault(it.label, []).append(it.strokes)
+    by_writer = compose.writer_characters(chars)
     def half(w):
         return "tuning" if int(hashlib.md5(("align" + w).encode()).hexdigest()[:8], 16) % 2 == 0 else "reported"
     writers = sorted(w for w in by_writer if half(w) == args.alignment_set)

@@ -126,9 +126,7 @@ def main():
     dirs = model_dirs(args.models)
     langs = args.languages.split(",") if args.languages else sorted(dirs)
     chars = [it for it in data.load("chars") if data.is_validation_writer(it.writer) and len(it.label) == 1]
-    by_writer: dict = {}
-    for it in chars:
-        by_writer.setdefault(it.writer, {}).setdefault(it.label, []).append(it.strokes)
+    by_writer = compose.writer_characters(chars)
     writers = sorted(w for w, d in by_writer.items() if len(d) >= 40 and writer_set(w) == args.set)
     xh = {w: compose.x_height(by_writer[w]) for w in writers}
     print(f"{len(writers)} held-out writers ({args.set} set); {args.words} composed words per language", file=sys.stderr)

@@ -26,9 +26,7 @@ WORDS = {"de": "Übung", "pl": "źródło", "fr": "élève", "cs": "řeka"}
 def main():
     charset.select("latin")
     chars = [it for it in data.load("chars") if data.is_validation_writer(it.writer) and len(it.label) == 1]
-    by_writer: dict = {}
-    for it in chars:
-        by_writer.setdefault(it.writer, {}).setdefault(it.label, []).append(it.strokes)
+    by_writer = compose.writer_characters(chars)
     writers = sorted(w for w, d in by_writer.items() if len(d) >= 60 and writer_set(w) == "tuning")
     out_dir = os.path.join(HERE, "..", "Samples")
     for lang, word in WORDS.items():

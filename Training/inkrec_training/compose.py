@@ -1,7 +1,8 @@
 """Words composed from isolated handwritten characters of one writer, with the true character of every
 stroke known (for measuring stroke alignment).
 
-Characters keep the writer's own size (one writer's tablet units). Each is placed left to right with a
+Characters keep the writer's own size (one writer's tablet units; ``writer_characters`` leaves out the
+samples a writer's data holds in other units). Each is placed left to right with a
 gap of 0.1–0.3 x-heights: letters with descenders (g j p q y) hang their top at the x-height line,
 all others stand on the baseline. With ``delay`` the later strokes of i, j, t, f and x (dots and bars)
 are moved to the end of the word, as writers who dot their i's after the word do.
@@ -16,6 +17,41 @@ import numpy as np
 DESCENDERS = set("gjpqy")
 X_HEIGHT = set("acemnorsuvwxz")
 DELAYABLE = set("ijtfx")
+
+
+# A sample this many times larger (or, for letters and digits, smaller) than its writer's median letter
+# or digit is in other tablet units: some UNIPEN writers' isolated characters mix two recordings
+# about 80 times apart (ibm:r03-15's "z" is 4,100 units tall, its "o" 44), and a word composed from
+# both has letters a hundred times the size of their neighbours.
+OTHER_UNITS = 8.0
+
+
+def _size(strokes) -> float:
+    p = np.concatenate(strokes)
+    return float(max(np.ptp(p[:, 0]), np.ptp(p[:, 1])))
+
+
+def writer_characters(items) -> dict:
+    """{writer: {character: [strokes, ...]}} of single-character items (``data.Item``), without the
+    samples in other units than the writer's own: a letter or digit more than ``OTHER_UNITS`` times
+    larger or smaller than the writer's median letter or digit (by the larger side of its box), any
+    other character more than ``OTHER_UNITS`` times larger (dots and commas are legitimately tiny)."""
+    grouped: dict = {}
+    for it in items:
+        if len(it.label) == 1:
+            grouped.setdefault(it.writer, {}).setdefault(it.label, []).append(it.strokes)
+    out = {}
+    for w, by_label in grouped.items():
+        sizes = [_size(s) for c, ss in by_label.items() if c.isalnum() for s in ss]
+        ref = float(np.median(sizes)) if sizes else 0.0
+        kept = {}
+        for c, ss in by_label.items():
+            if ref > 0:
+                ss = [s for s in ss if _size(s) <= OTHER_UNITS * ref and (not c.isalnum() or _size(s) >= ref / OTHER_UNITS)]
+            if ss:
+                kept[c] = ss
+        out[w] = kept
+    return out
 
 
 def x_height(chars_by_label: dict) -> float:

@@ -74,10 +74,7 @@ class LanguageSources:
         self.vocab = {l: words_of(l, n_words) for l in self.langs}
         self.aligned = [w for w in words if (w.id, w.label) in boxes]
         self.boxes = boxes
-        self.by_writer: dict = {}
-        for it in chars:
-            if len(it.label) == 1:
-                self.by_writer.setdefault(it.writer, {}).setdefault(it.label, []).append(it.strokes)
+        self.by_writer = compose.writer_characters(chars)
         self.writers = [w for w, d in self.by_writer.items() if len(d) >= 40]
         self.xh = {w: compose.x_height(self.by_writer[w]) for w in self.writers}
 

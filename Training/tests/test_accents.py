@@ -61,3 +61,25 @@ def test_substitution_rates_follow_the_language():
     rng = random.Random(1)
     text = "".join(accents.substitute("zolw" * 50, t, rng))
     assert set(text) - set("zolw") and accents.base_text(text) == "zolw" * 50
+
+
+def test_writer_characters_leaves_out_samples_in_other_units():
+    """Some UNIPEN writers' isolated characters mix two recordings about 80 times apart in size
+    (ibm:r03-15): such samples are left out of composed words; tiny dots and commas stay."""
+    from inkrec_training import compose, data
+
+    def box(w, h, x0=0.0):
+        return [np.array([[x0, 0.0], [x0 + w, h]])]
+
+    items = [data.Item(f"a{k}", "s:w", c, box(30, 40), "char") for k, c in enumerate("acemnorsuv")]
+    items += [data.Item("z-big", "s:w", "z", box(3000, 4000), "char"),    # another recording's units
+              data.Item("z-ok", "s:w", "z", box(35, 42), "char"),
+              data.Item("w-big", "s:w", "w", box(2900, 3100), "char"),  # the writer's only w
+              data.Item("dot", "s:w", ".", box(2, 2), "char"),           # tiny, and kept
+              data.Item("i-tiny", "s:w", "i", box(0.5, 3), "char"),      # a letter 80 times too small
+              data.Item("other", "s:v", "o", box(4000, 4000), "char")]   # another writer's own units
+    got = compose.writer_characters(items)
+    assert [s[0][1, 1] for s in got["s:w"]["z"]] == [42]
+    assert "w" not in got["s:w"] and "i" not in got["s:w"]
+    assert len(got["s:w"]["."]) == 1 and len(got["s:w"]["a"]) == 1
+    assert len(got["s:v"]["o"]) == 1
