@@ -71,8 +71,12 @@ them with one checksum, so it is downloaded and stored once. Trained by `Trainin
     return name, cfg, size
 
 
+TRAINING_NOTE = ("Trained from the English network en-US 1.3 (its head grown to the latin set, new letters starting\n"
+                 "  from their base letter) on real English ink mixed with 45% composed accented ink of 26 languages.")
+
+
 def model_card(identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int, weights_bytes: int,
-               history: list, version: str) -> str:
+               history: list, version: str, training_note: str = TRAINING_NOTE) -> str:
     last = history[-1] if history else {}
     hist = (f"At the end of training (step {last.get('step')}), greedy on held-out writers: English words CER "
             f"{last.get('ema_cer', last.get('cer', float('nan'))):.3f}, word accuracy "
@@ -103,8 +107,7 @@ a character language model of its own, for the DigitalInk engine.
   `{FEATURE_SCHEME}`, {cfg['layers']} bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs
   after layer 1, a CTC head over 260 characters + blank; 8-bit weights with a scale per row (activations
   quantized per frame), `config.json` `precision: int8`.
-- Trained from the English network en-US 1.3 (its head grown to the latin set, new letters starting
-  from their base letter) on real English ink mixed with 45% composed accented ink of 26 languages.
+- {training_note}
   {hist}
 - Vietnamese is not covered (its stacked diacritics and ơ ư are not in the character set).
 """
@@ -117,6 +120,7 @@ def main():
     ap.add_argument("--models", default=os.path.join(ROOT, "Models"))
     ap.add_argument("--languages", default="", help="comma-separated identifiers (default: all of LANGUAGE_MODELS)")
     ap.add_argument("--version", default="1.0.1")
+    ap.add_argument("--training-note", default=TRAINING_NOTE, help="how the network was trained, for the cards")
     ap.add_argument("--lm-weight", type=float, default=1.1)
     ap.add_argument("--insertion-bonus", type=float, default=1.5)
     ap.add_argument("--end-weight", type=float, default=1.0)
@@ -153,7 +157,7 @@ def main():
                                    f"and composed accented ink, with a {code} language model from wordfreq (CC BY-SA 4.0)"})
         # The figures evaluate_languages.py --card wrote stay.
         write_card(os.path.join(out, "MODEL_CARD.md"), model_card(ident, english, code, net, cfg, os.path.getsize(lm_src),
-                                                                  weights_bytes, history, args.version),
+                                                                  weights_bytes, history, args.version, args.training_note),
                    keep_from="<!-- languages:")
         print(f"{ident}: lm {os.path.getsize(lm_src)} bytes")
     write_manifest(args.models)

@@ -110,6 +110,14 @@ def validate(model, val_items, max_items=1500, device="cpu"):
     return errs / max(chars, 1), words_ok / max(len(items), 1)
 
 
+def initial_weights(path: str, model) -> dict:
+    """The state of ``model`` from an exported weights file (float, or 8-bit as ``export_latin`` and
+    ``quantize_model`` write it: dequantized), its head grown to the model's classes (``grow_head``)."""
+    from safetensors.torch import load_file
+    from inkrec_training.quantize import dequantize_state
+    return grow_head(dequantize_state(load_file(path)), model)
+
+
 def grow_head(weights: dict, model) -> dict:
     """Exported weights for ``model``, whose head may have more classes than theirs (a western network
     grown to the latin set: the classes are a prefix). A new class starts as a copy of its base letter's
@@ -198,10 +206,7 @@ def main():
     model = InkRecNet(FEATURE_DIM, args.hidden, args.layers, charset.NUM_CLASSES, args.reduce_after)
     model.init_forget_gate_bias()
     if args.init_from and not os.path.exists(ckpt_path):
-        from safetensors.torch import load_file
-        from inkrec_training.quantize import dequantize_state
-        # An 8-bit weights file (export_latin, quantize_model) starts from its dequantized weights.
-        model.load_state_dict(grow_head(dequantize_state(load_file(args.init_from)), model))
+        model.load_state_dict(initial_weights(args.init_from, model))
         print(f"initialized from {args.init_from}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     state = {"step": 0, "elapsed": 0.0, "budget": args.minutes * 60.0, "history": []}
