@@ -21,6 +21,7 @@ Identifiers are the bare language tags (`de`, `fr`, …) with the aliases in LAN
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -121,6 +122,9 @@ def main():
     ap.add_argument("--languages", default="", help="comma-separated identifiers (default: all of LANGUAGE_MODELS)")
     ap.add_argument("--version", default="1.0.1")
     ap.add_argument("--training-note", default=TRAINING_NOTE, help="how the network was trained, for the cards")
+    ap.add_argument("--decoder-weights", help="JSON file {identifier: {\"lmWeight\": w, \"insertionBonus\": b}}: "
+                    "per-language decoder weights (chosen on the tuning writers, evaluate_languages.py --sweep) "
+                    "instead of --lm-weight and --insertion-bonus")
     ap.add_argument("--lm-weight", type=float, default=1.1)
     ap.add_argument("--insertion-bonus", type=float, default=1.5)
     ap.add_argument("--end-weight", type=float, default=1.0)
@@ -134,6 +138,10 @@ def main():
     net, cfg, weights_bytes = export_network(ck, args.models)
     ids = args.languages.split(",") if args.languages else list(LANGUAGE_MODELS)
     history = ck["state"].get("history", [])
+    per_language = {}
+    if args.decoder_weights:
+        with open(args.decoder_weights, encoding="utf-8") as f:
+            per_language = json.load(f)
     for ident in ids:
         code, english, aliases = LANGUAGE_MODELS[ident]
         out = os.path.join(args.models, ident)
@@ -145,7 +153,9 @@ def main():
             "features": {"scheme": FEATURE_SCHEME, "stepsPerLineHeight": STEPS_PER_LINE_HEIGHT},
             "network": {"weights": f"../{net}/weights.safetensors", **cfg, "precision": "int8"},
             "labels": charset.CHARACTERS, "blankIndex": charset.BLANK,
-            "decoder": {"languageModel": "lm.bin", "lmWeight": args.lm_weight, "insertionBonus": args.insertion_bonus,
+            "decoder": {"languageModel": "lm.bin",
+                        "lmWeight": per_language.get(ident, {}).get("lmWeight", args.lm_weight),
+                        "insertionBonus": per_language.get(ident, {}).get("insertionBonus", args.insertion_bonus),
                         "beamWidth": args.beam_width, "endWeight": args.end_weight,
                         **({"beamThreshold": args.beam_threshold} if args.beam_threshold else {})},
         }
