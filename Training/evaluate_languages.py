@@ -226,7 +226,10 @@ Nobody wrote {lang} for this model. These figures are on **composed** ink: {r['w
 language (wordfreq, drawn ∝ frequency^0.5 from its 20,000 most frequent), each built from one held-out
 UNIPEN writer's isolated characters ({r['writers']} writers never trained on) with the marks of accented
 letters drawn in the writer's scale (`Training/inkrec_training/accents.py`). Real {lang} handwriting
-will read differently; no real-ink figure exists for this language.
+will read differently; no real-ink figure exists for this language. (Since 2026-11-25 the words leave
+out isolated characters that a writer's data holds in other tablet units; before, a few percent of
+them had letters a hundred times the size of their neighbours, which lowered 1.0's figures too:
+`Docs/composer.md`.)
 
 | measure | value |
 | --- | ---: |
