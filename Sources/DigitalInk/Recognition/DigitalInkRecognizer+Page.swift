@@ -51,14 +51,14 @@ extension DigitalInkRecognizer {
         // Decoding in order, each line's pre-context the line above.
         var result: [PageRecognitionResult.Line] = []
         var preContext = context.preContext
-        var above: String? = nil
+        var hasLineAbove = false  // a line with text above this one: read it both ways
         let separator = model.configuration.contextSeparator(options: options)
         let continuation = model.configuration.lineContinuation(options: options)
         for (k, line) in lines.enumerated() {
             let (output, origins) = try outputs[k]!.get()
             // The page's post-context follows its last line.
             let postContext = k == lines.count - 1 ? context.postContext : ""
-            let contexts: [(context: RecognitionContext, prior: Float)] = above == nil
+            let contexts: [(context: RecognitionContext, prior: Float)] = !hasLineAbove
                 ? [(RecognitionContext(preContext: preContext, postContext: postContext), Float(1))]
                 : [(RecognitionContext(preContext: preContext, postContext: postContext), continuation),
                    (RecognitionContext(preContext: "", postContext: postContext), 1 - continuation)]
@@ -77,7 +77,7 @@ extension DigitalInkRecognizer {
             let entry = PageRecognitionResult.Line(strokeIndices: line.strokes, boundingBox: BoundingBox(strokes: line.strokes, of: ink),
                                                    candidates: candidates)
             if !entry.text.isEmpty {
-                above = entry.text
+                hasLineAbove = true
                 preContext = entry.text + separator
             }
             result.append(entry)
