@@ -95,6 +95,18 @@ def write_manifest(models_dir: str, meta: dict | None = None) -> dict:
         with open(os.path.join(d, "config.json")) as f:
             config = json.load(f)
         refs = [(config.get("network") or {}).get("weights"), (config.get("decoder") or {}).get("languageModel")]
+        # model.json's `network` names the network the model reads: the shared folder its weights are
+        # in (`../<network>/…`), or a name of its own for weights in its own folder, which must not be
+        # a shared folder's (en-US 1.4.1 said latn-bilstm96x3 while reading its own weights).
+        weights = refs[0] or ""
+        network = info.get("network")
+        if weights.startswith("../"):
+            if network != weights.split("/")[1]:
+                raise ValueError(f"{name}/config.json reads the shared weights {weights!r}, but model.json "
+                                 f"names the network {network!r}")
+        elif network is not None and os.path.isdir(os.path.join(models_dir, network)):
+            raise ValueError(f"{name}/model.json names the shared network {network!r}, but config.json reads "
+                             f"weights of its own ({weights!r})")
         for ref in refs:
             shared = shared_reference(models_dir, name, ref) if ref else None
             if shared and shared not in paths:
@@ -212,7 +224,9 @@ def main():
     write_json(os.path.join(args.out, "config.json"), config)
     write_json(os.path.join(args.out, "model.json"),
                {"identifier": args.identifier, "aliases": list(dict.fromkeys(args.alias or ["en"])), "version": args.version,
-                "kind": "text", "network": f"latn-bilstm{cfg['hidden']}x{cfg['layers']}", "license": "CC-BY-4.0",
+                # The model's own network (weights in its folder, shared with no other model); not
+                # a shared folder's name such as latn-bilstm96x3 (write_manifest checks).
+                "kind": "text", "network": f"en-bilstm{cfg['hidden']}x{cfg['layers']}", "license": "CC-BY-4.0",
                 "description": "English (Latin script), trained on UNIPEN (CC BY 4.0)"})
 
     # Golden file: three held-out words and one line.

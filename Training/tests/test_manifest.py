@@ -17,8 +17,9 @@ def make_model(root, name, weights="../latn-bilstm96x3/weights.safetensors", lm=
     with open(os.path.join(d, "config.json"), "w") as f:
         json.dump({"identifier": name, "network": {"weights": weights}, "decoder": {"languageModel": lm}}, f)
     with open(os.path.join(d, "model.json"), "w") as f:
+        shared = {"network": weights.split("/")[1]} if weights.startswith("../") else {}
         json.dump({"identifier": name, "aliases": [], "version": "1.0.0", "kind": "text",
-                   "network": "latn-bilstm96x3", "license": "CC-BY-4.0"}, f)
+                   **shared, "license": "CC-BY-4.0"}, f)
     if lm:
         with open(os.path.join(d, lm), "wb") as f:
             f.write(name.encode() * 10)
@@ -91,3 +92,32 @@ def test_the_shipped_manifest_is_reproduced():
             if name != "Swift" and os.path.isdir(os.path.join(models, name)):
                 shutil.copytree(os.path.join(models, name), os.path.join(t, name))
         assert export.write_manifest(t) == shipped
+
+
+def test_network_name_must_match_the_weights_read(models_root):
+    make_model(models_root, "de-DE")
+    info_path = os.path.join(models_root, "de-DE", "model.json")
+    info = json.load(open(info_path))
+    # A model with weights of its own may name its own network, not a shared folder's
+    # (en-US 1.4.1's model.json named latn-bilstm96x3 while reading its own weights).
+    make_model(models_root, "en-US", weights="weights.safetensors")
+    with open(os.path.join(models_root, "en-US", "weights.safetensors"), "wb") as f:
+        f.write(b"w")
+    own_path = os.path.join(models_root, "en-US", "model.json")
+    own = json.load(open(own_path))
+    for network, ok in ((None, True), ("en-bilstm96x3", True), ("latn-bilstm96x3", False)):
+        with open(own_path, "w") as f:
+            json.dump({**own, **({"network": network} if network else {})}, f)
+        if ok:
+            export.write_manifest(models_root)
+        else:
+            with pytest.raises(ValueError, match="en-US/model.json names the shared network 'latn-bilstm96x3'"):
+                export.write_manifest(models_root)
+    with open(own_path, "w") as f:
+        json.dump(own, f)
+    # A model that reads the shared weights must name their network.
+    for wrong in ({k: v for k, v in info.items() if k != "network"}, {**info, "network": "latn-other"}):
+        with open(info_path, "w") as f:
+            json.dump(wrong, f)
+        with pytest.raises(ValueError, match="de-DE/config.json reads the shared weights"):
+            export.write_manifest(models_root)

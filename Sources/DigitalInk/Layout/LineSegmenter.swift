@@ -302,8 +302,9 @@ struct LineSegmenter: Sendable {
     }
 
     /// Runs of the writing order: consecutive core strokes (in the ink's order) that go on along one
-    /// line, i.e. whose centre stays within `scale` of the median centre of the run's last five
-    /// strokes and which do not jump back left by more than `4 scale`. A page written line by line
+    /// line, i.e. whose centre stays within `1.3 scale` of the median centre of the run's last five
+    /// strokes and whose right end does not go back left of the last one's by more than `1.5 scale`
+    /// (the return to a line's start, or to a word inserted before others). A page written line by line
     /// is a few long runs, one or more a line; a stroke written later elsewhere (a word inserted, a
     /// line added between two others) starts a run of its own. ``fitLines(_:runs:frame:scale:maxLines:)``
     /// keeps a run in one line, and splits a line whose runs lie in two bands over each other.
@@ -317,7 +318,7 @@ struct LineSegmenter: Sendable {
             let f = frame[i]!
             if run >= 0 {
                 let centre = recent.sorted()[recent.count / 2]
-                if abs(f.centerY - centre) > 1.0 * h || f.maxX < lastMaxX - 4 * h { recent = [] }
+                if abs(f.centerY - centre) > 1.3 * h || f.maxX < lastMaxX - 1.5 * h { recent = [] }
             }
             if recent.isEmpty { run += 1 }
             runOf[i] = run

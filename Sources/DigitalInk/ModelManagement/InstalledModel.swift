@@ -8,7 +8,8 @@ public struct InstalledModel: Sendable, Hashable {
     public var version: String
     /// What the model recognizes.
     public var kind: ModelManifest.Kind
-    /// The network the model shares with others, if the manifest named one.
+    /// The name of the network the model uses, if the manifest named one (see
+    /// ``ModelManifest/Model/network``).
     public var network: String?
     /// The licence of the model's files.
     public var license: String

@@ -127,8 +127,10 @@ public struct ModelManifest: Sendable, Hashable, Codable {
         public var version: String
         /// What the model recognizes.
         public var kind: Kind
-        /// The network the model uses, when several models share one (for example `latn-v1` for
-        /// all Latin-script languages, which then differ only in their language model).
+        /// The name of the network the model uses: where several models share one, the name they
+        /// share (for example `latn-v1` for all Latin-script languages, which then differ only in
+        /// their language model); otherwise the model's own network's name, or none. Informational:
+        /// shared files are recognized by their path and digest, not by this name.
         public var network: String?
         /// The licence of the model's files, as an SPDX identifier where there is one.
         public var license: String
