@@ -175,6 +175,15 @@ def summaries(records: list[dict]) -> dict:
     return out
 
 
+def writer_counts(records: list[dict]) -> str:
+    """`records`' writers with how many of the records each has, most first (ties by name): whether a
+    few writers make most of the wrong pages."""
+    counts: dict[str, int] = {}
+    for r in records:
+        counts[r.get("writer") or "?"] = counts.get(r.get("writer") or "?", 0) + 1
+    return ", ".join(f"{w} {n}" for w, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
+
+
 def worst_pages(records: list[dict], n: int = 5) -> list[dict]:
     """The `n` pages with the highest page CER (ties: wrong line count first, then by how much worse
     than the one-line-at-a-time baseline)."""
@@ -254,6 +263,7 @@ def main(argv=None):
             print(f"too few lines on {sum(r['lines_found'] < r['lines_true'] for r in wrong)} pages, "
                   f"too many on {sum(r['lines_found'] > r['lines_true'] for r in wrong)}")
             print("wrong line count:", " ".join(f"{r['id']}({r['lines_true']}/{r['lines_found']})" for r in wrong[:40]))
+            print("wrong line count by writer:", writer_counts(wrong))
             print(f"{len(page_list)} pages segmented in {page_seconds:.2f} s")
             return summary
         base = ["--format", "json", "--model-directory", args.model_directory] + args.decoder_args.split()
@@ -268,6 +278,7 @@ def main(argv=None):
     summary = summaries(records)
     worst = worst_pages(records, args.worst)
     print(markdown(summary, worst))
+    print("wrong line count by writer:", writer_counts([r for r in records if not r["line_count_ok"]]))
     print(f"{len(page_list)} pages in {page_seconds:.1f} s; {len(line_ids)} lines one at a time in {line_seconds:.1f} s")
 
     if args.pictures:

@@ -284,6 +284,8 @@ def test_summaries_and_worst():
     assert [r["id"] for r in evaluate_pages.worst_pages(recs, 1)] == ["y"]
     md = evaluate_pages.markdown(s, evaluate_pages.worst_pages(recs, 2))
     assert "| all | 2 | 5 | 50.0% | 100.0% | 40.0% | 12.5% | 1 |" in md
+    assert evaluate_pages.writer_counts([]) == "none"
+    assert evaluate_pages.writer_counts([{"writer": "b"}, {"writer": "a"}, {"writer": "b"}, {}]) == "b 2, ? 1, a 1"
 
 
 def test_parse_batch_output():
