@@ -161,8 +161,7 @@ def main():
     ENGINE_ARGS[:] = args.engine_args.split()
 
     words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
-    random.Random(0).shuffle(words)
-    report_words, tune_words = words[: args.limit], words[args.limit: args.limit + 600]
+    report_words, tune_words, _ = data.held_out_word_slices(words, reported=args.limit)
     lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
     random.Random(0).shuffle(lines)
     lines, tune_lines = lines[: args.lines], lines[args.lines: args.lines + 150]
@@ -242,7 +241,8 @@ def write_card(args, results, n_words, n_writers, n_lines, checkpoint):
         hist = (f"Trained {st['elapsed'] / 60:.0f} minutes of wall-clock time ({st['step']} updates, AdamW, CTC) on the "
                 f"CPU of the project's 2-core development machine (1 or 2 torch threads, while other work "
                 f"shared the machine), from random weights; no GPU was available. "
-                f"Greedy validation during training (1500 held-out words): "
+                f"Greedy validation during training (1500 held-out words; for runs from 2026-11-25 on, none of "
+                f"them reported or tuning words, `data.held_out_word_slices`): "
                 + ", ".join(f"CER {h['cer']:.3f} / word acc {h['word_acc']:.3f}"
                             + (f" (moving average of the weights: {h['ema_cer']:.3f} / {h['ema_word_acc']:.3f})"
                                if "ema_cer" in h else "") + f" at step {h['step']}"

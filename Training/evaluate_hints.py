@@ -43,7 +43,8 @@ def splits():
     random.Random(0).shuffle(words)
     lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
     random.Random(0).shuffle(lines)
-    return words[:2000], words[2000:2600], lines[300:450], words
+    end = data.REPORTED_WORDS + data.TUNING_WORDS
+    return words[:data.REPORTED_WORDS], words[data.REPORTED_WORDS:end], lines[300:450], words
 
 
 def run(binary, items, extra, max_results=1, model=MODEL):

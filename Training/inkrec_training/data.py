@@ -65,6 +65,23 @@ def looks_like_one_line(strokes: list, label: str, min_width_per_char: float = 0
     return h <= 0 or w / h >= min_width_per_char * max(len(label), 1)
 
 
+REPORTED_WORDS = 2000
+"""Held-out words whose figures the model card reports (evaluate.py, evaluate_hints.py)."""
+TUNING_WORDS = 600
+"""Held-out words after the reported ones, on which decoder weights and calibrations are chosen."""
+
+
+def held_out_word_slices(words: list[Item], reported: int = REPORTED_WORDS, tuning: int = TUNING_WORDS
+                         ) -> tuple[list[Item], list[Item], list[Item]]:
+    """(reported, tuning, monitoring) slices of the held-out writers' words (`words` as `split` gives them),
+    shuffled with seed 0: the reported words first, then the tuning words, then the rest, which
+    `train.py` validates on while it trains, so that watching a run never looks at the words whose
+    figures are reported or at those the decoder is tuned on. Disjoint; `words` is not changed."""
+    shuffled = list(words)
+    random.Random(0).shuffle(shuffled)
+    return shuffled[:reported], shuffled[reported: reported + tuning], shuffled[reported + tuning:]
+
+
 def split(items: list[Item]) -> tuple[list[Item], list[Item]]:
     train = [it for it in items if not is_validation_writer(it.writer)]
     val = [it for it in items if is_validation_writer(it.writer)]
