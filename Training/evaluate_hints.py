@@ -38,13 +38,13 @@ DIGIT_CHARSET = "0123456789-/:.,"
 
 
 def splits():
-    """(reported words, tuning words, tuning lines): the slices of evaluate.py."""
+    """(reported words, tuning words, tuning lines, every held-out word in the shuffled order): the slices
+    of evaluate.py."""
     words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
-    random.Random(0).shuffle(words)
+    reported, tuning, rest = data.held_out_word_slices(words)
     lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
     random.Random(0).shuffle(lines)
-    end = data.REPORTED_WORDS + data.TUNING_WORDS
-    return words[:data.REPORTED_WORDS], words[data.REPORTED_WORDS:end], lines[300:450], words
+    return reported, tuning, lines[300:450], reported + tuning + rest
 
 
 def run(binary, items, extra, max_results=1, model=MODEL):

@@ -25,6 +25,7 @@ recognized one at a time and joined the same way. Then the worst pages by page C
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import subprocess
@@ -178,9 +179,7 @@ def summaries(records: list[dict]) -> dict:
 def writer_counts(records: list[dict]) -> str:
     """`records`' writers with how many of the records each has, most first (ties by name): whether a
     few writers make most of the wrong pages."""
-    counts: dict[str, int] = {}
-    for r in records:
-        counts[r.get("writer") or "?"] = counts.get(r.get("writer") or "?", 0) + 1
+    counts = collections.Counter(r.get("writer") or "?" for r in records)
     return ", ".join(f"{w} {n}" for w, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
 
 
