@@ -146,3 +146,24 @@ struct PageHazardTests {
         try Self.expectLines(full, lines + [[ink.strokes.count]], "a one-stroke line")
     }
 }
+
+/// Pages of training writers (make_pages.py `--writers training`) that an earlier segmentation got
+/// wrong, one per case, each expected split exactly into its true lines: Docs/pages.md, "Three later
+/// changes".
+@Suite("Pages: segmentation cases from training writers' pages")
+struct PageSegmentationCaseTests {
+    static let pages = FixturePage.load("pages/segmentation-cases.jsonl")
+
+    @Test("the fixture has its five cases")
+    func fixture() {
+        #expect(Self.pages.count == 5)
+        #expect(Self.pages.allSatisfy { !$0.note.isEmpty })
+    }
+
+    @Test("each case is split into exactly its true lines, top to bottom", arguments: pages.map(\.id))
+    func exactLines(id: String) throws {
+        let page = try #require(Self.pages.first { $0.id == id })
+        let lines = try InkLayout.lines(of: page.ink)
+        #expect(lines.map { Set($0.strokeIndices) } == page.lines.map { Set($0.strokes) }, "\(page.id): \(page.note)")
+    }
+}

@@ -10,8 +10,14 @@ struct FixturePage {
     /// The true lines, top to bottom: their text and stroke indices.
     var lines: [(text: String, strokes: [Int])]
 
-    static let all: [FixturePage] = {
-        let url = Fixtures.url("pages/pages-small.jsonl")
+    /// A case's description, where the fixture gives one (`segmentation-cases.jsonl`).
+    var note: String = ""
+
+    static let all: [FixturePage] = load("pages/pages-small.jsonl")
+
+    /// The pages of a JSON Lines fixture in `Fixtures/` (make_pages.py's format).
+    static func load(_ path: String) -> [FixturePage] {
+        let url = Fixtures.url(path)
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
@@ -19,9 +25,10 @@ struct FixturePage {
             return FixturePage(
                 id: o["id"] as? String ?? "", variant: o["variant"] as? String ?? "",
                 ink: Ink(strokes: strokes.map { Stroke(points: $0.map { StrokePoint(x: Float($0[0]), y: Float($0[1])) }) }),
-                lines: lines.map { ($0["text"] as? String ?? "", $0["strokes"] as? [Int] ?? []) })
+                lines: lines.map { ($0["text"] as? String ?? "", $0["strokes"] as? [Int] ?? []) },
+                note: o["case"] as? String ?? "")
         }
-    }()
+    }
 }
 
 @Suite("Pages: line segmentation, reading order, recognizePage")

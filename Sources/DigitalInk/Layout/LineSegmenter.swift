@@ -304,7 +304,9 @@ struct LineSegmenter: Sendable {
     /// Runs of the writing order: consecutive core strokes (in the ink's order) that go on along one
     /// line, i.e. whose centre stays within `1.3 scale` of the median centre of the run's last five
     /// strokes and whose right end does not go back left of the last one's by more than `1.5 scale`
-    /// (the return to a line's start, or to a word inserted before others). A page written line by line
+    /// (the return to a line's start, or to a word inserted before others), nor both drops (or
+    /// rises) more than `0.8 scale` and goes back more than `0.5 scale` (the return to the next of
+    /// short lines written close together). A page written line by line
     /// is a few long runs, one or more a line; a stroke written later elsewhere (a word inserted, a
     /// line added between two others) starts a run of its own. ``fitLines(_:runs:frame:scale:maxLines:)``
     /// keeps a run in one line, and splits a line whose runs lie in two bands over each other.
@@ -318,7 +320,10 @@ struct LineSegmenter: Sendable {
             let f = frame[i]!
             if run >= 0 {
                 let centre = recent.sorted()[recent.count / 2]
-                if abs(f.centerY - centre) > 1.3 * h || f.maxX < lastMaxX - 1.5 * h { recent = [] }
+                let (drop, back) = (abs(f.centerY - centre), lastMaxX - f.maxX)
+                // Far off the line, far back to the left, or both a little (the return to the next
+                // line of a writer whose lines are close and short).
+                if drop > 1.3 * h || back > 1.5 * h || (drop > 0.8 * h && back > 0.5 * h) { recent = [] }
             }
             if recent.isEmpty { run += 1 }
             runOf[i] = run
@@ -333,7 +338,9 @@ struct LineSegmenter: Sendable {
     /// runs (by the median residual of their strokes from the line's centre line) have a gap of at
     /// least `0.6 scale` between two of them, with at least two strokes (or one as wide as `2 scale`) on
     /// either side, and the two
-    /// sides overlap in x by at least `scale` (one is written above the other, not beside it). Nil
+    /// sides' extents overlap in x by at least `scale` and by half the shorter one (one is written
+    /// above the other, not beside it), and the strokes of each side cover at least `scale` in x
+    /// (writing, not a few quotes or accents written late over the line). Nil
     /// when there is no such gap. `members` are positions; `runOf` gives each position's run.
     static func stackedRuns(_ members: [Int], runOf: [Int], residual: (Int) -> Double, span: (Int) -> (Double, Double), scale h: Double) -> [Int]? {
         var groups: [Int: [Int]] = [:]
@@ -357,7 +364,13 @@ struct LineSegmenter: Sendable {
             }
             guard gap >= 0.6 * h, above >= 2 || wide(ranked[..<j]), total - above >= 2 || wide(ranked[j...]), best == nil || gap > best!.gap else { continue }
             let (upper, lower) = (union(ranked[..<j].flatMap { $0.ks.map(span) }), union(ranked[j...].flatMap { $0.ks.map(span) }))
-            guard overlapLength(upper, lower) >= h else { continue }
+            // One side above the other: their extents overlap by h and by half the shorter one. Each
+            // side is writing, not a few marks (quotes written late over a line): its strokes cover
+            // at least h in x.
+            let (upperLo, upperHi) = (upper.first!.0, upper.last!.1), (lowerLo, lowerHi) = (lower.first!.0, lower.last!.1)
+            let overlap = min(upperHi, lowerHi) - max(upperLo, lowerLo)
+            guard overlap >= h, overlap >= 0.5 * min(upperHi - upperLo, lowerHi - lowerLo) else { continue }
+            guard upper.reduce(0, { $0 + $1.1 - $1.0 }) >= h, lower.reduce(0, { $0 + $1.1 - $1.0 }) >= h else { continue }
             best = (j, gap)
         }
         guard let best else { return nil }
@@ -380,7 +393,8 @@ struct LineSegmenter: Sendable {
     }
 
     /// Lines of at most three strokes narrower than `4 scale` (a descender or an ascender that started
-    /// a line of its own) give their strokes to a neighbouring line that reaches them.
+    /// a line of its own) give their strokes to a neighbouring line that reaches them: within
+    /// `scale` of its centre line, `0.7 scale` for a line of one stroke.
     static func dissolveFragments(_ lines: [LineBuilder], runs runOf: [Int: Int] = [:], frame: [Int: StrokeGeometry.Frame], scale h: Double) -> [LineBuilder] {
         var lines = lines
         var k = 0
@@ -392,9 +406,12 @@ struct LineSegmenter: Sendable {
             // (So is one stroke as wide as a word: a descender or an ascender is narrower.)
             let oneRun = line.strokes.count >= 2 ? Set(line.strokes.map { runOf[$0] ?? -1 - $0 }).count == 1
                                                  : line.maxX - line.minX >= 2 * h
+            // A lone stroke joins a line that reaches within 0.7 scale of it (a lone character, a
+            // dash or a slash, written as a line of its own, stays one); more strokes within scale.
+            let tolerance = (line.strokes.count == 1 ? 0.7 : 1.0) * h
             var targets: [(stroke: Int, line: Int)] = []
             for i in line.strokes {
-                guard let t = nearestLine(lines, to: frame[i]!, tolerance: 1.0 * h, excluding: k) else { break }
+                guard let t = nearestLine(lines, to: frame[i]!, tolerance: tolerance, excluding: k) else { break }
                 if oneRun, abs(lines[t].predictedCenter(at: frame[i]!.centerX) - frame[i]!.centerY) > 0.6 * h { break }
                 targets.append((i, t))
             }
