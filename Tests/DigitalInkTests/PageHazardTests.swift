@@ -149,14 +149,14 @@ struct PageHazardTests {
 
 /// Pages of training writers (make_pages.py `--writers training`) that an earlier segmentation got
 /// wrong, one per case, each expected split exactly into its true lines: Docs/pages.md, "Three later
-/// changes".
+/// changes to the line count" and the marks' writing order after them.
 @Suite("Pages: segmentation cases from training writers' pages")
 struct PageSegmentationCaseTests {
     static let pages = FixturePage.load("pages/segmentation-cases.jsonl")
 
-    @Test("the fixture has its five cases")
+    @Test("the fixture has its six cases")
     func fixture() {
-        #expect(Self.pages.count == 5)
+        #expect(Self.pages.count == 6)
         #expect(Self.pages.allSatisfy { !$0.note.isEmpty })
     }
 

@@ -18,7 +18,8 @@ import Foundation
 ///    neighbour. The rule in full, with figures: `Docs/pages.md`.
 /// 4. **Marks.** Small strokes (i-dots, t-crosses, accents, commas, periods) join the line of the
 ///    nearest body stroke, where a body stroke *below* the mark counts as nearer than one above it
-///    (dots and accents sit above their letter).
+///    (dots and accents sit above their letter); between lines nearly as near, the line of the
+///    stroke written just before the mark wins (the writing order).
 /// 5. **Order.** Lines top to bottom (by their centre at the page's middle). Inside a line, strokes
 ///    are grouped into clusters (body strokes whose x-ranges overlap or nearly touch, with their
 ///    marks): clusters go left to right, and strokes inside a cluster keep their writing order. So a
@@ -81,19 +82,35 @@ struct LineSegmenter: Sendable {
         // 4. Marks and the other small or flat strokes join the line whose centre line is nearest,
         //    where being above it counts 0.6 (dots, accents and crosses sit above a line's centre;
         //    commas and periods just below it), among the lines that reach them in x. Inside the
-        //    line, the nearest body stroke in x is its host, for the reading order.
-        for m in marks {
+        //    line, the nearest body stroke in x is its host, for the reading order. The writing
+        //    order decides between lines that are nearly as near: a mark joins the line of the
+        //    stroke written just before it (a dot after its letter, the marks of a line written at
+        //    its end, before the next line) when that line reaches it and its cost is within `h` of
+        //    the nearest line's. Not for marks written after the last body stroke: those may go
+        //    back over the whole page (all the i-dots at the end), and the geometry decides.
+        var lineOf: [Int: Int] = [:]
+        for (k, line) in lines.enumerated() { for i in line.strokes { lineOf[i] = k } }
+        let isMark = Set(marks)
+        let lastBody = present.last { !isMark.contains($0) } ?? -1
+        var previous: Int? = nil  // the line of the latest stroke, in the ink's order, that has one
+        var costs = [Double](repeating: .infinity, count: lines.count)
+        for m in present {
+            guard isMark.contains(m) else { previous = lineOf[m] ?? previous; continue }
             let f = frame[m]!
             var best: (line: Int, cost: Double)? = nil
+            for k in costs.indices { costs[k] = .infinity }
             for pass in 0..<2 where best == nil {
                 for (k, line) in lines.enumerated() {
                     if pass == 0, f.maxX < line.minX - 2 * h || f.minX > line.maxX + 2 * h { continue }
                     let d = f.centerY - line.predictedCenter(at: f.centerX)
                     let cost = d >= 0 ? d : -0.6 * d
+                    costs[k] = cost
                     if best == nil || cost < best!.cost { best = (k, cost) }
                 }
             }
-            guard let k = best?.line else { continue }
+            guard var k = best?.line else { continue }
+            if m < lastBody, let p = previous, p != k, costs[p] <= best!.cost + h { k = p }
+            previous = k
             let host = lines[k].strokes.min { abs(frame[$0]!.centerX - f.centerX) < abs(frame[$1]!.centerX - f.centerX) }!
             lines[k].marks.append((m, host))
         }
