@@ -387,7 +387,7 @@ struct LineSegmenter: Sendable {
             let (upperLo, upperHi) = (upper.first!.0, upper.last!.1), (lowerLo, lowerHi) = (lower.first!.0, lower.last!.1)
             let overlap = min(upperHi, lowerHi) - max(upperLo, lowerLo)
             guard overlap >= h, overlap >= 0.5 * min(upperHi - upperLo, lowerHi - lowerLo) else { continue }
-            guard upper.reduce(0, { $0 + $1.1 - $1.0 }) >= h, lower.reduce(0, { $0 + $1.1 - $1.0 }) >= h else { continue }
+            guard length(upper) >= h, length(lower) >= h else { continue }
             best = (j, gap)
         }
         guard let best else { return nil }
@@ -464,7 +464,7 @@ struct LineSegmenter: Sendable {
                         let at = (max(lines[a].minX, lines[b].minX) + min(lines[a].maxX, lines[b].maxX)) / 2
                         guard abs(lines[a].predictedCenter(at: at) - lines[b].predictedCenter(at: at)) <= 1.0 * h else { continue }
                         let covered = [lines[a], lines[b]].map { Self.coverage($0.strokes, frame: frame) }
-                        let lengths = covered.map { $0.reduce(0) { $0 + $1.1 - $1.0 } }
+                        let lengths = covered.map(Self.length)
                         guard Self.overlapLength(covered[0], covered[1]) < min(lengths[0], lengths[1]) / 3 else { continue }
                         var gaps = lines[small].strokes.map { i -> Double in
                             let x = frame[i]!.centerX
@@ -536,6 +536,11 @@ struct LineSegmenter: Sendable {
             if let last = out.last, lo <= last.1 { out[out.count - 1].1 = max(last.1, hi) } else { out.append((lo, hi)) }
         }
         return out
+    }
+
+    /// The total length of disjoint intervals (what ``union(_:)`` returns).
+    static func length(_ intervals: [(Double, Double)]) -> Double {
+        intervals.reduce(0) { $0 + $1.1 - $1.0 }
     }
 
     /// The length of the intersection of two sets of sorted disjoint intervals. O(a + b).
