@@ -98,17 +98,16 @@ def write_manifest(models_dir: str, meta: dict | None = None) -> dict:
         # model.json's `network` names the network the model reads: the shared folder its weights are
         # in (`../<network>/…`), or a name of its own for weights in its own folder, which must not be
         # a shared folder's (en-US 1.4.1 said latn-bilstm96x3 while reading its own weights).
-        weights = refs[0] or ""
+        shared_paths = [shared_reference(models_dir, name, ref) if ref else None for ref in refs]
         network = info.get("network")
-        if weights.startswith("../"):
-            if network != weights.split("/")[1]:
-                raise ValueError(f"{name}/config.json reads the shared weights {weights!r}, but model.json "
+        if shared_paths[0]:
+            if network != shared_paths[0].split("/")[0]:
+                raise ValueError(f"{name}/config.json reads the shared weights {refs[0]!r}, but model.json "
                                  f"names the network {network!r}")
         elif network is not None and os.path.isdir(os.path.join(models_dir, network)):
             raise ValueError(f"{name}/model.json names the shared network {network!r}, but config.json reads "
-                             f"weights of its own ({weights!r})")
-        for ref in refs:
-            shared = shared_reference(models_dir, name, ref) if ref else None
+                             f"weights of its own ({refs[0]!r})")
+        for shared in shared_paths:
             if shared and shared not in paths:
                 paths.append(shared)
         entries.append({**info, "files": [entry(p) for p in sorted(paths)]})
