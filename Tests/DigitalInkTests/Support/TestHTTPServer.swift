@@ -22,8 +22,8 @@ final class TestHTTPServer: @unchecked Sendable {
         case cutOff(afterBytes: Int, times: Int)
         /// Send the body in chunks of `chunkSize` bytes with `delay` between them.
         case slow(chunkSize: Int, delay: Duration)
-        /// Send `afterBytes` bytes of body, then nothing more until the client gives up or the
-        /// server stops.
+        /// Send `afterBytes` bytes of body, then nothing more until the client gives up, the
+        /// server stops, or ``stallLimit`` has passed (then the connection is closed).
         case stall(afterBytes: Int)
         /// Ignore `Range` headers and always send the whole file with status 200.
         case ignoreRange
@@ -50,6 +50,8 @@ final class TestHTTPServer: @unchecked Sendable {
     private let listener: Int32
     /// The port the server listens on.
     let port: UInt16
+    /// How long, in seconds, a ``Behavior/stall(afterBytes:)`` connection is held at most.
+    static let stallLimit: Double = 30
 
     private func locked<T>(_ body: (inout State) -> T) -> T {
         lock.lock()
@@ -218,7 +220,7 @@ final class TestHTTPServer: @unchecked Sendable {
             }
         case .stall(let after):
             guard sendAll(fd, body.prefix(after)) else { return }
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Date().addingTimeInterval(Self.stallLimit)
             while isRunning, Date() < deadline, !peerClosed(fd) {
                 Thread.sleep(forTimeInterval: 0.01)
             }
