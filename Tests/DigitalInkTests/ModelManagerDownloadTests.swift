@@ -257,12 +257,16 @@ struct ModelManagerDownloadTests {
         let fixture = try ModelTestFixture()
         let manager = fixture.manager()
         let path = "en-US/lm.bin"
-        // 48 KiB in 4 KiB chunks, 15 ms apart: about 180 ms.
-        fixture.server.setBehavior(.slow(chunkSize: 4096, delay: .milliseconds(15)), for: path)
+        // 48 KiB in 1 KiB chunks, 20 ms apart: about a second.
+        fixture.server.setBehavior(.slow(chunkSize: 1024, delay: .milliseconds(20)), for: path)
         let download = manager.download(fixture.model, conditions: ModelTestFixture.conditions(timeout: 2))
 
-        // While the last bytes trickle in, the model is not downloaded.
-        #expect(await eventually { download.latestProgress?.currentFile == path && (download.latestProgress?.completedBytes ?? 0) > 0 })
+        // While the bytes trickle in, the model is not downloaded. Checked while at least 16 KiB (about
+        // 300 ms of the transfer) are still to come, so that a loaded machine does not see the end first.
+        #expect(await eventually {
+            guard let progress = download.latestProgress, progress.currentFile == path else { return false }
+            return progress.completedBytes > 0 && progress.totalBytes - progress.completedBytes >= 16 * 1024
+        })
         #expect(manager.isDownloading(fixture.model))
         #expect(!manager.isModelDownloaded(fixture.model))
         #expect(manager.downloadedModels().isEmpty)
