@@ -38,8 +38,8 @@ struct ModelManagerLifecycleTests {
     @Test func deletingCancelsARunningDownload() async throws {
         let fixture = try ModelTestFixture()
         let manager = fixture.manager()
-        fixture.server.setBehavior(.slow(chunkSize: 1024, delay: .milliseconds(20)), for: "en-US/lm.bin")
-        let download = manager.download(fixture.model, conditions: ModelTestFixture.conditions())
+        fixture.server.setBehavior(.hold(afterBytes: 1024), for: "en-US/lm.bin")  // in flight until deleted
+        let download = manager.download(fixture.model, conditions: ModelTestFixture.conditions(timeout: 30))
         #expect(await eventually { download.latestProgress?.currentFile == "en-US/lm.bin" })
         try await manager.deleteDownloadedModel(fixture.model)  // not installed yet: no error
         #expect(try await outcome(of: download).failure == .cancelled)

@@ -217,8 +217,10 @@ func outcome(of download: ModelDownload, within seconds: Double = 10) async thro
     }
 }
 
-/// Polls `condition` every 5 ms until it holds or `seconds` pass; returns whether it held.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+/// Polls `condition` every 5 ms until it holds or `seconds` pass; returns whether it held. The
+/// default is long because the whole suite runs in parallel: on a loaded machine a poll may wait
+/// seconds for a thread. Only a failing test waits that long.
+func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }

@@ -25,6 +25,10 @@ final class TestHTTPServer: @unchecked Sendable {
         /// Send `afterBytes` bytes of body, then nothing more until the client gives up, the
         /// server stops, or ``stallLimit`` has passed (then the connection is closed).
         case stall(afterBytes: Int)
+        /// Send `afterBytes` bytes of body, then wait for ``release(_:)`` of the path and send the
+        /// rest. A test sees the transfer in flight for as long as it needs, however loaded the
+        /// machine (the client giving up, the server stopping or ``stallLimit`` end the wait too).
+        case hold(afterBytes: Int)
         /// Ignore `Range` headers and always send the whole file with status 200.
         case ignoreRange
     }
@@ -43,6 +47,7 @@ final class TestHTTPServer: @unchecked Sendable {
         var requests: [Request] = []
         var running = true
         var connections: Set<Int32> = []
+        var released: Set<String> = []
     }
 
     private let lock = NSLock()
@@ -117,6 +122,11 @@ final class TestHTTPServer: @unchecked Sendable {
     /// Sets how requests for `path` are answered.
     func setBehavior(_ behavior: Behavior, for path: String) {
         locked { $0.behaviors[path] = behavior }
+    }
+
+    /// Lets the transfers of `path` held by ``Behavior/hold(afterBytes:)`` go on, now and later.
+    func release(_ path: String) {
+        locked { _ = $0.released.insert(path) }
     }
 
     /// Every request so far, in arrival order.
@@ -224,6 +234,14 @@ final class TestHTTPServer: @unchecked Sendable {
             while isRunning, Date() < deadline, !peerClosed(fd) {
                 Thread.sleep(forTimeInterval: 0.01)
             }
+        case .hold(let after):
+            guard sendAll(fd, body.prefix(after)) else { return }
+            let deadline = Date().addingTimeInterval(Self.stallLimit)
+            while !locked({ $0.released.contains(request.path) }) {
+                guard isRunning, Date() < deadline, !peerClosed(fd) else { return }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            _ = sendAll(fd, body.dropFirst(after))
         default:
             _ = sendAll(fd, body)
         }
