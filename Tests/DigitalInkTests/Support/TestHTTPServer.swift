@@ -228,16 +228,12 @@ final class TestHTTPServer: @unchecked Sendable {
                 offset = end
                 if offset < body.count { Thread.sleep(forTimeInterval: Self.seconds(delay)) }
             }
-        case .stall(let after):
+        case .stall(let after), .hold(let after):
+            // A stall is a hold that is never released.
             guard sendAll(fd, body.prefix(after)) else { return }
+            let releasable = if case .hold = behavior { true } else { false }
             let deadline = Date().addingTimeInterval(Self.stallLimit)
-            while isRunning, Date() < deadline, !peerClosed(fd) {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
-        case .hold(let after):
-            guard sendAll(fd, body.prefix(after)) else { return }
-            let deadline = Date().addingTimeInterval(Self.stallLimit)
-            while !locked({ $0.released.contains(request.path) }) {
+            while !(releasable && locked({ $0.released.contains(request.path) })) {
                 guard isRunning, Date() < deadline, !peerClosed(fd) else { return }
                 Thread.sleep(forTimeInterval: 0.01)
             }
