@@ -55,7 +55,8 @@ final class TestHTTPServer: @unchecked Sendable {
     private let listener: Int32
     /// The port the server listens on.
     let port: UInt16
-    /// How long, in seconds, a ``Behavior/stall(afterBytes:)`` connection is held at most.
+    /// How long, in seconds, a ``Behavior/stall(afterBytes:)`` or ``Behavior/hold(afterBytes:)``
+    /// connection waits at most (then it is closed).
     static let stallLimit: Double = 30
 
     private func locked<T>(_ body: (inout State) -> T) -> T {
