@@ -45,6 +45,7 @@ let package = Package(
             resources: [
                 .copy("manifest.json"),
                 .copy("ca"),
+                .copy("cjk-bilstm192x3"),
                 .copy("cs"),
                 .copy("da"),
                 .copy("de"),
@@ -59,6 +60,7 @@ let package = Package(
                 .copy("id"),
                 .copy("is"),
                 .copy("it"),
+                .copy("ja"),
                 .copy("latn-bilstm96x3"),
                 .copy("lt"),
                 .copy("lv"),
@@ -72,6 +74,8 @@ let package = Package(
                 .copy("sl"),
                 .copy("sv"),
                 .copy("tr"),
+                .copy("zh-Hans"),
+                .copy("zh-Hant"),
                 .copy("zxx-Zsym-x-shapes"),
             ]
         ),

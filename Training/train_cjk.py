@@ -24,7 +24,9 @@ import math
 import multiprocessing as mp
 import os
 import random
+import queue
 import sys
+import threading
 import time
 
 import numpy as np
@@ -33,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from inkrec_training import cjk, cjk_charset, cjk_glyphs, features  # noqa: E402
 from inkrec_training.metrics import edit_distance, greedy_ids  # noqa: E402
 
+PROCESS_START = time.time()
 WORK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "work", "cjk")
 LANGS = ("zh-Hans", "zh-Hant", "ja")
 STEPS = cjk_charset.STEPS_PER_LINE_HEIGHT
@@ -228,7 +231,16 @@ def main():
     ap.add_argument("--val-chars", type=int, default=2000)
     ap.add_argument("--val-lines", type=int, default=300)
     ap.add_argument("--checkpoint-minutes", type=float, default=4.0)
-    ap.add_argument("--init-from", help="weights.pt of an earlier run (fresh optimizer)")
+    ap.add_argument("--init-from", help="weights of an earlier run (fresh optimizer): weights.pt, a float16 copy "
+                                        "(ema16.pt), or a shipped 8-bit weights.safetensors (dequantized)")
+    ap.add_argument("--replay", type=int, default=1,
+                    help="uses of each generated batch at most: when no fresh batch is ready the GPU trains on a "
+                         "recent one again (up to this many uses) instead of waiting for the generator processes")
+    ap.add_argument("--deadline", type=float, default=0.0,
+                    help="seconds from the process start by which everything (the final validation and the saved "
+                         "weights included) must be done; shortens --minutes where needed (0: none)")
+    ap.add_argument("--out16", help="folder that receives float16 EMA and live weights, history.json at each "
+                                    "checkpoint (what a GPU lease brings back, even if it is cut short)")
     args = ap.parse_args()
     if args.prepare:
         prepare(args.work)
@@ -263,8 +275,13 @@ def main():
         ema = ck.get("ema")
         print(f"resumed at step {state['step']}", flush=True)
     elif args.init_from:
-        w = torch.load(args.init_from, map_location="cpu")
-        model.load_state_dict(w["model"] if "model" in w else w)
+        if args.init_from.endswith(".safetensors"):  # a shipped 8-bit network, e.g. Models/cjk-bilstm192x3/
+            from safetensors.torch import load_file
+            from inkrec_training.quantize import dequantize_state
+            model.load_state_dict(dequantize_state(load_file(args.init_from)))
+        else:
+            w = torch.load(args.init_from, map_location="cpu")
+            model.load_state_dict(w["model"] if "model" in w else w)
         print(f"initialized from {args.init_from}", flush=True)
     state["budget"] = state["elapsed"] + args.minutes * 60
     state["schedule_start"] = state["elapsed"]
@@ -307,10 +324,60 @@ def main():
         for group in pool.imap(_make_batches, ((base_seed + j, args.frames) for j in range(10 ** 9)), chunksize=1):
             yield from group
 
+    def feed():
+        """Fresh batches from the generator processes, and, while none is ready, recent ones again (at most
+        ``--replay`` uses each): the GPU does not wait for the generators."""
+        if args.replay <= 1:
+            yield from batches()
+            return
+        fresh: queue.Queue = queue.Queue(maxsize=64)
+        threading.Thread(target=lambda: [fresh.put(b) for b in batches()], daemon=True).start()
+        ring: list = []  # [batch, uses]
+        rrng = random.Random(args.seed)
+        while True:
+            try:
+                b = fresh.get_nowait()
+            except queue.Empty:
+                ready = [e for e in ring if e[1] < args.replay]
+                if not ready:
+                    b = fresh.get()
+                else:
+                    e = rrng.choice(ready)
+                    e[1] += 1
+                    counts["replayed"] += 1
+                    yield e[0]
+                    continue
+            counts["fresh"] += 1
+            ring.append([b, 1])
+            if len(ring) > 96:
+                ring.pop(0)
+            yield b
+
+    counts = {"fresh": 0, "replayed": 0}
+    if args.deadline:
+        left = args.deadline - (time.time() - PROCESS_START) - 45.0  # the final validation and saving
+        if left < state["budget"] - state["elapsed"]:
+            state["budget"] = state["elapsed"] + max(left, 30.0)
+            print(f"deadline: training for {max(left, 30.0) / 60:.1f} minutes", flush=True)
+
+    def save16():
+        if not args.out16:
+            return
+        import torch
+        os.makedirs(args.out16, exist_ok=True)
+        meta = {"config": model.config(), "features": {"scheme": features.SCHEME_V2, "stepsPerLineHeight": STEPS},
+                "charset": "cjk", "history": state["history"], "step": state["step"]}
+        for name, weights in (("ema16.pt", ema), ("live16.pt", model.state_dict())):
+            torch.save({"model": {k: v.detach().half().cpu() for k, v in weights.items()}, **meta},
+                       os.path.join(args.out16, name + ".tmp"))
+            os.replace(os.path.join(args.out16, name + ".tmp"), os.path.join(args.out16, name))
+        with open(os.path.join(args.out16, "history.json"), "w") as f:
+            json.dump(state["history"], f, indent=1)
+
     start = time.time() - state["elapsed"]
     last = time.time()
     losses = []
-    for x, lengths, targets, tlens in batches():
+    for x, lengths, targets, tlens in feed():
         state["elapsed"] = time.time() - start
         s0 = state["schedule_start"]
         progress = min((state["elapsed"] - s0) / max(state["budget"] - s0, 1.0), 1.0)
@@ -328,18 +395,22 @@ def main():
         state["step"] += 1
         n = state["step"]
         update_ema(ema, model, args.ema, n)
-        losses.append(loss.item())
+        losses.append(loss.detach())
         if n % 50 == 0:
-            print(f"step {n} {state['elapsed'] / 60:.1f}min loss {np.mean(losses[-50:]):.3f} lr {lr:.2e} "
-                  f"batch {len(lengths)} inks", flush=True)
+            mean = torch.stack(losses).float().mean().item()  # one synchronization in 50 steps
+            losses = []
+            print(f"step {n} {state['elapsed'] / 60:.1f}min loss {mean:.3f} lr {lr:.2e} "
+                  f"batch {len(lengths)} inks; batches fresh {counts['fresh']} replayed {counts['replayed']}",
+                  flush=True)
         done = state["elapsed"] >= state["budget"]
         if done or time.time() - last > args.checkpoint_minutes * 60:
             r = validate_ema()
-            entry = {"step": n, "minutes": state["elapsed"] / 60, **{f"{k}_{m}": v[m] for k, v in r.items() for m in v}}
+            entry = {"step": n, "minutes": state["elapsed"] / 60, **counts, **{f"{k}_{m}": v[m] for k, v in r.items() for m in v}}
             print(f"== step {n} EMA held-out writers: characters top-1 {r['chars']['exact']:.4f} (CER "
                   f"{r['chars']['cer']:.4f}), lines CER {r['lines']['cer']:.4f}", flush=True)
             state["history"].append(entry)
             save()
+            save16()
             last = time.time()
         if done:
             break

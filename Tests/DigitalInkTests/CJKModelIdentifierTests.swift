@@ -140,4 +140,37 @@ struct CJKModelIdentifierTests {
         #expect(try await manager.modelIdentifier(forLanguageTag: "zh-SG")?.languageTag == "zh-Hans")
         #expect(try await manager.modelIdentifier(forLanguageTag: "ja-JP")?.languageTag == "ja")
     }
+
+    // MARK: The shipped models
+
+    static func shippedManifest() throws -> ModelManifest {
+        try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
+    }
+
+    @Test("the shipped manifest: Chinese and Japanese tags find ja, zh-Hans and zh-Hant")
+    func shippedMatching() throws {
+        let shipped = try Self.shippedManifest()
+        for (tags, expected) in [(Self.traditional, "zh-Hant"), (Self.simplified, "zh-Hans"), (Self.japanese, "ja")] {
+            for tag in tags {
+                #expect(try Identifier.from(languageTag: tag, in: shipped)?.languageTag == expected, "\(tag)")
+            }
+        }
+        #expect(try Identifier.from(languageTag: "ko", in: shipped) == nil)
+        #expect(try Identifier.from(languageTag: "zh-Latn", in: shipped) == nil)
+    }
+
+    @Test("the three shipped CJK models share one network file, listed with one checksum, within the size budget")
+    func shippedModelsShareTheNetwork() throws {
+        let shipped = try Self.shippedManifest()
+        let cjk = shipped.models.filter { ["ja", "zh-Hans", "zh-Hant"].contains($0.identifier.languageTag) }
+        #expect(cjk.count == 3)
+        let networkFiles = cjk.map { model in model.files.filter { $0.path.hasPrefix("cjk-bilstm") } }
+        #expect(networkFiles.allSatisfy { $0.count == 1 })
+        #expect(Set(networkFiles.compactMap { $0.first?.sha256 }).count == 1)
+        // Issue 18: each model, its language model and the shared network together, at most 12 MB.
+        for model in cjk {
+            let bytes = model.files.reduce(0) { $0 + $1.size }
+            #expect(bytes <= 12_000_000, "\(model.identifier.languageTag): \(bytes) bytes")
+        }
+    }
 }

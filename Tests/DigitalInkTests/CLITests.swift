@@ -329,6 +329,41 @@ struct CLILanguageTests {
     }
 }
 
+@Suite("inkrec reads the generated Japanese and Chinese samples", .serialized)
+struct CLICJKTests {
+    /// Levenshtein distance over characters.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var row = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var prev = row[0]
+            row[0] = i + 1
+            for (j, y) in b.enumerated() {
+                let cur = row[j + 1]
+                row[j + 1] = min(row[j + 1] + 1, row[j] + 1, prev + (x == y ? 0 : 1))
+                prev = cur
+            }
+        }
+        return row[b.count]
+    }
+
+    @Test("--language finds the CJK model (zh-TW the Traditional one) and reads the line: at most a quarter of its characters wrong",
+          arguments: [("ja-JP", "Samples/generated-ja.json"), ("zh-CN", "Samples/generated-zh-Hans.json"),
+                      ("zh-TW", "Samples/generated-zh-Hant.json")])
+    func generatedSample(_ language: String, _ sample: String) async throws {
+        let storage = try CLI.temporaryDirectory().path
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sample)))
+            as? [String: Any])
+        let label = try #require(object["label"] as? String)
+        let r = try await CLI.run(["recognize", sample, "--language", language, "--storage", storage, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let best = try #require((out["candidates"] as? [[String: Any]])?.first?["text"] as? String)
+        // The preview models read about 80% of a generated line's characters (their cards, lines CER 18-22%):
+        // a reading with more than a quarter of the characters wrong fails.
+        #expect(Self.editDistance(Array(best), Array(label)) * 4 <= label.count, "\(best) for \(label)")
+    }
+}
+
 @Suite("inkrec layout: the lines of a page without a model", .serialized)
 struct CLILayoutTests {
     @Test("the page sample's five lines as JSON, the same as InkLayout; a batch answers every line, a bad one with an error")

@@ -122,7 +122,8 @@ struct ModelManagerIdentifierTests {
         let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
         #expect(try Identifier.from(languageTag: "en-GB", in: shipped)?.languageTag == "en-US")
         #expect(try Identifier.from(languageTag: "en", in: shipped)?.languageTag == "en-US")
-        #expect(try Identifier.from(languageTag: "ja", in: shipped) == nil)
+        #expect(try Identifier.from(languageTag: "ja-JP", in: shipped)?.languageTag == "ja")
+        #expect(try Identifier.from(languageTag: "ko", in: shipped) == nil)
         #expect(try Identifier.from(languageTag: "zxx-Zsym-x-shapes", in: shipped) == .shapes)
     }
 
