@@ -7,7 +7,9 @@
 ``--prepare`` needs KanjiVG (``pip install kanjivg``), wordfreq and OpenCC (``opencc-python-reimplemented``)
 and writes ``Training/work/cjk/`` (glyphs.npz, words-<lang>.tsv); training needs only those files, numpy
 and torch, so that folder can travel to a GPU machine alone. Checkpoints go to ``<run>/last.pt`` (resumable)
-and the exportable weights (EMA, float32) to ``<run>/weights.pt``.
+and the exportable weights (EMA, float32) to ``<run>/weights.pt``; with ``--out16 DIR`` also float16 EMA and live
+weights (``ema16.pt``, ``live16.pt``) and ``history.json`` at each checkpoint, what a GPU lease brings back
+(``Training/cjk_gpu.sh once``, where ``--deadline`` ends the run in time for its last validation and saving).
 
 Mix: ``--char-share`` (50%) of the batches hold single characters (80% uniform over the character set, 20% by
 text frequency), the others lines (60% running text of one of the three languages, 5–15 characters; 40%
