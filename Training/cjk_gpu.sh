@@ -23,7 +23,7 @@ case "${1:-}" in
     python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
     mkdir -p "$run"
     PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1 setsid nohup python3 Training/train_cjk.py --run "$run" \
-      --minutes "$minutes" --device cuda --workers "$(( $(nproc) - 2 ))" --hidden 192 "$@" \
+      --minutes "$minutes" --device cuda --workers "$(( $(nproc) - 2 ))" --hidden 192 --out16 "$run/out16" "$@" \
       > "$run/log" 2>&1 < /dev/null &
     sleep 120
     tail -20 "$run/log"
@@ -49,16 +49,8 @@ case "${1:-}" in
     ;;
   fetch)
     for _ in $(seq 1 90); do [ -f "$run/history.json" ] && break; sleep 5; done
-    python3 - "$run" "${OUT:?}" <<'EOF'
-import sys, torch
-run, out = sys.argv[1], sys.argv[2]
-ck = torch.load(f"{run}/last.pt", weights_only=False, map_location="cpu")
-for key, name in (("ema", "ema16.pt"), ("model", "live16.pt")):
-    torch.save({"model": {k: v.half() for k, v in ck[key].items()}, "config": ck["config"], "features": ck["features"],
-                "charset": "cjk", "history": ck["state"]["history"], "step": ck["state"]["step"]}, f"{out}/{name}")
-EOF
+    cp "$run"/out16/* "${OUT:?}/"  # train_cjk.py --out16: ema16.pt, live16.pt, history.json
     cp "$run/log" "$OUT/train.log"
-    cp "$run/history.json" "$OUT/" 2>/dev/null || true
     ls -la "$OUT"
     ;;
   *)

@@ -298,14 +298,16 @@ def main():
     print(f"model: {model.config()} params={sum(p.numel() for p in model.parameters())}", flush=True)
     ctc = nn.CTCLoss(blank=0, zero_infinity=True)
 
+    feature_meta = {"scheme": features.SCHEME_V2, "stepsPerLineHeight": STEPS}
+
     def save():
         ck = {"model": {k: v.cpu() for k, v in model.state_dict().items()}, "opt": opt.state_dict(), "state": state,
               "config": model.config(), "ema": {k: v.cpu() for k, v in ema.items()},
-              "charset": "cjk", "features": {"scheme": features.SCHEME_V2, "stepsPerLineHeight": STEPS}}
+              "charset": "cjk", "features": feature_meta}
         torch.save(ck, ckpt_path + ".tmp")
         os.replace(ckpt_path + ".tmp", ckpt_path)
         torch.save({"model": {k: v.cpu() for k, v in ema.items()}, "config": model.config(), "state": state,
-                    "charset": "cjk", "features": ck["features"]}, os.path.join(args.run, "weights.pt"))
+                    "charset": "cjk", "features": feature_meta}, os.path.join(args.run, "weights.pt"))
 
     def validate_ema():
         with using_weights(model, ema):
@@ -365,10 +367,9 @@ def main():
     def save16():
         if not args.out16:
             return
-        import torch
         os.makedirs(args.out16, exist_ok=True)
-        meta = {"config": model.config(), "features": {"scheme": features.SCHEME_V2, "stepsPerLineHeight": STEPS},
-                "charset": "cjk", "history": state["history"], "step": state["step"]}
+        meta = {"config": model.config(), "features": feature_meta, "charset": "cjk", "history": state["history"],
+                "step": state["step"]}
         for name, weights in (("ema16.pt", ema), ("live16.pt", model.state_dict())):
             torch.save({"model": {k: v.detach().half().cpu() for k, v in weights.items()}, **meta},
                        os.path.join(args.out16, name + ".tmp"))
