@@ -7,8 +7,9 @@
 #
 # or in one device call (a lease of 15 minutes holds one call of at most 10):
 #
-#   Training/cjk_gpu.sh once SECONDS [train_cjk.py options]     # trains in the foreground, all done by SECONDS;
-#                                                               # weights, history and log into $OUT at each checkpoint
+#   Training/cjk_gpu.sh once SECONDS [train_cjk.py options]     # Training/gpu_once.sh cjk: trains in the foreground,
+#                                                               # all done by SECONDS; weights, history and log into
+#                                                               # $OUT at each checkpoint
 #
 # The machine needs Training/work/cjk (train_cjk.py --prepare, run here) and the Hershey wheel in .whl/
 # (both carried: `carry: ["Training/work/cjk", ".whl"]`). The run lives in /tmp/cjk-run on that machine and
@@ -30,18 +31,7 @@ case "${1:-}" in
     nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader
     ;;
   once)
-    seconds="${2:?seconds}"; shift 2
-    python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
-    mkdir -p "$run"
-    nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
-    (while sleep 60; do nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader || true; done) &
-    monitor=$!
-    PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1 timeout $(( seconds + 20 )) python3 Training/train_cjk.py --run "$run" \
-      --minutes 60 --deadline "$seconds" --device "${CJK_DEVICE:-cuda}" --workers "$(( $(nproc) - 2 ))" \
-      --hidden 192 --out16 "${OUT:?}" --checkpoint-minutes 2 "$@" 2>&1 | tee "$OUT/train.log" || true
-    kill "$monitor" 2>/dev/null || true
-    ls -la "$OUT"
-    ;;
+    exec Training/gpu_once.sh cjk "${@:2}" ;;
   wait)
     sleep "${2:?seconds}"
     grep "==" "$run/log" | tail -5 || true

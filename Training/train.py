@@ -20,8 +20,10 @@ import numpy as np
 import torch
 import torch.nn as nn
 
+PROCESS_START = time.time()
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from inkrec_training import charset, data  # noqa: E402
+from inkrec_training import charset, data, gpu_run, wordlists  # noqa: E402
 from inkrec_training.features import ink_features, FEATURE_DIM  # noqa: E402
 from inkrec_training.model import InkRecNet, update_ema, using_weights  # noqa: E402
 from inkrec_training.metrics import greedy_decode, edit_distance  # noqa: E402
@@ -112,7 +114,11 @@ def validate(model, val_items, max_items=1500, device="cpu"):
 
 def initial_weights(path: str, model) -> dict:
     """The state of ``model`` from an exported weights file (float, or 8-bit as ``export_latin`` and
-    ``quantize_model`` write it: dequantized), its head grown to the model's classes (``grow_head``)."""
+    ``quantize_model`` write it: dequantized) or from a run's float16 copy (``--out16``: ``ema16.pt``,
+    ``live16.pt``), its head grown to the model's classes (``grow_head``)."""
+    if path.endswith(".pt"):
+        saved = torch.load(path, weights_only=False, map_location="cpu")["model"]
+        return grow_head({k: v.float() for k, v in saved.items()}, model)
     from safetensors.torch import load_file
     from inkrec_training.quantize import dequantize_state
     return grow_head(dequantize_state(load_file(path)), model)
@@ -145,13 +151,80 @@ def grow_head(weights: dict, model) -> dict:
     return weights
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--run", default="Training/runs/en")
+def training_stream(args, step: int) -> tuple[data.TrainingStream, list, list]:
+    """The training mix of ``args`` (``add_training_arguments``) from ``step`` on, the held-out writers' words
+    watched while training (neither reported nor tuning words) and, with ``--languages``, 600 composed
+    accented words of held-out writers."""
+    t0 = time.time()
+    words_tr, words_val = data.split(data.load("words", args.data))
+    texts_tr, _ = data.split(data.load("text", args.data))
+    chars_tr, _ = data.split(data.load("chars", args.data, limit=60000))
+    # Watched during training: held-out words that are neither reported nor tuned on (evaluate.py's
+    # first 2,600); runs before 2026-11-25 watched the first 1,500 reported words instead.
+    _, _, words_val = data.held_out_word_slices(words_val)
+    print(f"data: {len(words_tr)} words, {len(texts_tr)} lines, {len(chars_tr)} chars for training; "
+          f"{len(words_val)} validation words, none of them reported or tuning words ({time.time() - t0:.0f}s)", flush=True)
+    warmup = max(0, args.warmup_steps - step) * 40  # about 40 inks per batch early on
+    rest = (1.0 - args.mix_words) / 0.5
+    mix = (("word", args.mix_words - args.synthetic), ("line", 0.2 * rest), ("text", 0.15 * rest), ("char", 0.15 * rest),
+           ("hershey", args.synthetic))
+    lang_val = []
+    sources = None
+    if args.languages:
+        from inkrec_training import align, languages
+        langs = languages.LANGUAGES if args.languages == "all" else args.languages.split(",")
+        t1 = time.time()
+        if args.boxes:
+            boxes = align.load_boxes(args.boxes)
+        else:
+            boxes = align.letter_boxes(align.load_reference_model(args.align_with), words_tr)
+        sources = languages.LanguageSources(words_tr, chars_tr, boxes, langs)
+        print(f"languages: {len(langs)}; {len(boxes)} of {len(words_tr)} training words aligned for marks; "
+              f"{len(sources.writers)} writers' characters ({time.time() - t1:.0f}s)", flush=True)
+        chars_all = data.load("chars", args.data)
+        val_sources = languages.LanguageSources([], [c for c in chars_all if data.is_validation_writer(c.writer)], {}, langs)
+        vr = random.Random(12345)
+        while len(lang_val) < 600:
+            got = val_sources.composed_word(vr, lang=langs[len(lang_val) % len(langs)])
+            if got is not None:
+                lang_val.append(data.Item(f"lv{len(lang_val)}", "", got[1], got[0], "word"))
+        m = args.mix_languages
+        mix = tuple((k, v * (1 - m)) for k, v in mix) + (("accent", 0.4 * m), ("composed", 0.25 * m), ("langhershey", 0.35 * m))
+    stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + step, mix=mix, warmup_samples=warmup)
+    stream.languages = sources
+    return stream, words_val, lang_val
+
+
+def learning_rate(args, state: dict) -> float:
+    """200 steps of linear warm-up, then a cosine from ``--lr`` down to 5% of it over the budget (counted
+    from ``state["schedule_start"]``)."""
+    s0 = state.get("schedule_start", 0.0)
+    progress = min((state["elapsed"] - s0) / max(state["budget"] - s0, 1.0), 1.0)
+    warm = min(1.0, (state["step"] + 1) / 200)
+    return args.lr * warm * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def validation_entry(model, ema, words_val, lang_val, state: dict, device, label: str = "") -> dict:
+    """Greedy figures of the live weights (and of ``ema``) on the held-out words, and of the live weights
+    on the composed accented words, printed and returned as a history entry."""
+    cer, wacc = validate(model, words_val, device=device)
+    entry = {"step": state["step"], "minutes": state["elapsed"] / 60, "cer": cer, "word_acc": wacc}
+    print(f"== {label}step {state['step']} val greedy CER {cer:.4f} word acc {wacc:.4f}", flush=True)
+    if ema is not None:
+        with using_weights(model, ema):
+            entry["ema_cer"], entry["ema_word_acc"] = validate(model, words_val, device=device)
+        print(f"== {label}step {state['step']} EMA weights: val greedy CER {entry['ema_cer']:.4f} "
+              f"word acc {entry['ema_word_acc']:.4f}", flush=True)
+    if lang_val:
+        entry["lang_cer"], entry["lang_word_acc"] = validate(model, lang_val, device=device)
+        print(f"== {label}step {state['step']} composed accented words (held-out writers): greedy CER "
+              f"{entry['lang_cer']:.4f} word acc {entry['lang_word_acc']:.4f}", flush=True)
+    return entry
+
+
+def add_training_arguments(ap: argparse.ArgumentParser) -> None:
+    """The options of the training mix, the schedule and the machine (shared with ``train_sweep.py``)."""
     ap.add_argument("--minutes", type=float, default=60.0, help="training time budget (wall clock)")
-    ap.add_argument("--hidden", type=int, default=96)
-    ap.add_argument("--layers", type=int, default=3)
-    ap.add_argument("--reduce-after", type=int, default=1)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--frames", type=int, default=5000, help="feature frames per batch")
     ap.add_argument("--threads", type=int, default=1, help="torch threads for the network")
@@ -169,12 +242,6 @@ def main():
     ap.add_argument("--mix-words", type=float, default=0.5,
                     help="share of real words plus synthetic ink (the rest: 0.2 synthetic lines, 0.15 real lines, "
                          "0.15 characters, scaled to fill 1 - this share)")
-    ap.add_argument("--restart-schedule", action="store_true",
-                    help="on resuming, run a fresh cosine learning-rate schedule over this budget (from --lr down "
-                         "to 5%% of it) instead of going on with the run's schedule")
-    ap.add_argument("--init-from", help="start a new run from exported weights (a model directory's "
-                    "weights.safetensors, e.g. Models/en-US/weights.safetensors; 8-bit files are dequantized) "
-                    "instead of random ones")
     ap.add_argument("--charset", default="western", choices=["western", "latin"],
                     help="the output character set (inkrec_training/charset.py)")
     ap.add_argument("--languages", default="",
@@ -185,8 +252,35 @@ def main():
                          "25%% words composed from isolated characters, 35%% Hershey text (taken from the others)")
     ap.add_argument("--align-with", default="Models/en-US/weights.safetensors",
                     help="the network that locates letters in real words for drawing marks (forced alignment)")
+    ap.add_argument("--boxes", help="the training words' letter boxes saved by prepare_gpu_data.py (instead of "
+                                    "aligning them with --align-with at the start)")
+    ap.add_argument("--wordlists", help="wordfreq's lists saved by prepare_gpu_data.py (for a machine without wordfreq)")
+    ap.add_argument("--replay", type=int, default=1,
+                    help="uses of each batch at most: when no fresh batch is ready the network trains on a recent "
+                         "one again (up to this many uses) instead of waiting for the --workers")
+    ap.add_argument("--deadline", type=float, default=0.0,
+                    help="seconds from the process start by which everything (the final validation and saving "
+                         "included) must be done; shortens --minutes where needed (0: none)")
+    ap.add_argument("--out16", help="folder that receives float16 EMA and live weights and history.json at each "
+                                    "checkpoint (what a GPU call brings back, even if it is cut short)")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--run", default="Training/runs/en")
+    ap.add_argument("--hidden", type=int, default=96)
+    ap.add_argument("--layers", type=int, default=3)
+    ap.add_argument("--reduce-after", type=int, default=1)
+    ap.add_argument("--restart-schedule", action="store_true",
+                    help="on resuming, run a fresh cosine learning-rate schedule over this budget (from --lr down "
+                         "to 5%% of it) instead of going on with the run's schedule")
+    ap.add_argument("--init-from", help="start a new run from exported weights (a model directory's "
+                    "weights.safetensors, e.g. Models/en-US/weights.safetensors; 8-bit files are dequantized) "
+                    "instead of random ones")
+    add_training_arguments(ap)
     args = ap.parse_args()
     charset.select(args.charset)
+    wordlists.use(args.wordlists)
 
     torch.set_num_threads(args.threads)
     random.seed(args.seed)
@@ -194,16 +288,6 @@ def main():
     torch.manual_seed(args.seed)
     os.makedirs(args.run, exist_ok=True)
     ckpt_path = os.path.join(args.run, "last.pt")
-
-    t0 = time.time()
-    words_tr, words_val = data.split(data.load("words", args.data))
-    texts_tr, _ = data.split(data.load("text", args.data))
-    chars_tr, _ = data.split(data.load("chars", args.data, limit=60000))
-    # Watched during training: held-out words that are neither reported nor tuned on (evaluate.py's
-    # first 2,600); runs before 2026-11-25 watched the first 1,500 reported words instead.
-    _, _, words_val = data.held_out_word_slices(words_val)
-    print(f"data: {len(words_tr)} words, {len(texts_tr)} lines, {len(chars_tr)} chars for training; "
-          f"{len(words_val)} validation words, none of them reported or tuning words ({time.time() - t0:.0f}s)", flush=True)
 
     model = InkRecNet(FEATURE_DIM, args.hidden, args.layers, charset.NUM_CLASSES, args.reduce_after)
     model.init_forget_gate_bias()
@@ -238,32 +322,7 @@ def main():
     n_params = sum(p.numel() for p in model.parameters())
     print(f"model: {model.config()} params={n_params}", flush=True)
 
-    warmup = max(0, args.warmup_steps - state["step"]) * 40  # about 40 inks per batch early on
-    rest = (1.0 - args.mix_words) / 0.5
-    mix = (("word", args.mix_words - args.synthetic), ("line", 0.2 * rest), ("text", 0.15 * rest), ("char", 0.15 * rest),
-           ("hershey", args.synthetic))
-    lang_val = []
-    if args.languages:
-        from inkrec_training import align, languages
-        langs = languages.LANGUAGES if args.languages == "all" else args.languages.split(",")
-        t1 = time.time()
-        boxes = align.letter_boxes(align.load_reference_model(args.align_with), words_tr)
-        sources = languages.LanguageSources(words_tr, chars_tr, boxes, langs)
-        print(f"languages: {len(langs)}; {len(boxes)} of {len(words_tr)} training words aligned for marks; "
-              f"{len(sources.writers)} writers' characters ({time.time() - t1:.0f}s)", flush=True)
-        _, _, chars_all = None, None, data.load("chars", args.data)
-        val_sources = languages.LanguageSources([], [c for c in chars_all if data.is_validation_writer(c.writer)], {}, langs)
-        vr = random.Random(12345)
-        while len(lang_val) < 600:
-            got = val_sources.composed_word(vr, lang=langs[len(lang_val) % len(langs)])
-            if got is not None:
-                lang_val.append(data.Item(f"lv{len(lang_val)}", "", got[1], got[0], "word"))
-        m = args.mix_languages
-        mix = tuple((k, v * (1 - m)) for k, v in mix) + (("accent", 0.4 * m), ("composed", 0.25 * m), ("langhershey", 0.35 * m))
-    stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + state["step"], mix=mix,
-                                 warmup_samples=warmup)
-    if args.languages:
-        stream.languages = sources
+    stream, words_val, lang_val = training_stream(args, state["step"])
     if ema is not None:
         ema = {k: v.to(device) for k, v in ema.items()}
 
@@ -271,11 +330,11 @@ def main():
         state["ema_steps"] += 1
         update_ema(ema, model, args.ema, state["ema_steps"])
 
-    def validate_ema():
-        with using_weights(model, ema):
-            return validate(model, words_val, device=device)
-
     ctc = nn.CTCLoss(blank=charset.BLANK, zero_infinity=True)
+    minutes = gpu_run.fit_deadline(state, args.deadline, time.time() - PROCESS_START)
+    if minutes is not None:
+        print(f"deadline: training for {minutes:.1f} minutes", flush=True)
+    counts = {"fresh": 0, "replayed": 0}
     start = time.time() - state["elapsed"]
     last_ckpt = time.time()
     losses = []
@@ -287,13 +346,14 @@ def main():
             ck["ema"] = {k: v.cpu() for k, v in ema.items()}
         torch.save(ck, ckpt_path + ".tmp")
         os.replace(ckpt_path + ".tmp", ckpt_path)
+        # export.checkpoint_weights and export_latin.py read these like last.pt ("ema" is absent: "model" is it)
+        meta = {"config": model.config(), "state": {k: v for k, v in state.items()}, "charset": args.charset}
+        gpu_run.save16(args.out16, ema, model.state_dict(), meta, state["history"])
 
-    for x, lengths, targets, target_lengths in batch_source(stream, args.frames, args.workers):
+    for x, lengths, targets, target_lengths in gpu_run.replay(batch_source(stream, args.frames, args.workers),
+                                                              args.replay, args.seed, counts):
         state["elapsed"] = time.time() - start
-        s0 = state.get("schedule_start", 0.0)
-        progress = min((state["elapsed"] - s0) / max(state["budget"] - s0, 1.0), 1.0)
-        warm = min(1.0, (state["step"] + 1) / 200)
-        lr = args.lr * warm * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress)))
+        lr = learning_rate(args, state)
         for g in opt.param_groups:
             g["lr"] = lr
         lp, out_len = model(x.to(device), lengths)
@@ -305,23 +365,15 @@ def main():
         if ema is not None:
             ema_update()
         state["step"] += 1
-        losses.append(loss.item())
-        if state["step"] % 50 == 0:
-            print(f"step {state['step']} {state['elapsed'] / 60:.1f}min loss {np.mean(losses[-50:]):.3f} lr {lr:.2e}", flush=True)
+        losses.append(loss.detach())
+        if state["step"] % 50 == 0:  # one synchronization with the device in 50 steps
+            mean = torch.stack(losses).float().mean().item()
+            losses = []
+            replayed = f"; batches fresh {counts['fresh']} replayed {counts['replayed']}" if args.replay > 1 else ""
+            print(f"step {state['step']} {state['elapsed'] / 60:.1f}min loss {mean:.3f} lr {lr:.2e}{replayed}", flush=True)
         done = state["elapsed"] >= state["budget"]
         if done or time.time() - last_ckpt > args.checkpoint_minutes * 60:
-            cer, wacc = validate(model, words_val, device=device)
-            entry = {"step": state["step"], "minutes": state["elapsed"] / 60, "cer": cer, "word_acc": wacc}
-            print(f"== step {state['step']} val greedy CER {cer:.4f} word acc {wacc:.4f}", flush=True)
-            if ema is not None:
-                entry["ema_cer"], entry["ema_word_acc"] = validate_ema()
-                print(f"== step {state['step']} EMA weights: val greedy CER {entry['ema_cer']:.4f} "
-                      f"word acc {entry['ema_word_acc']:.4f}", flush=True)
-            if lang_val:
-                entry["lang_cer"], entry["lang_word_acc"] = validate(model, lang_val, device=device)
-                print(f"== step {state['step']} composed accented words (held-out writers): greedy CER "
-                      f"{entry['lang_cer']:.4f} word acc {entry['lang_word_acc']:.4f}", flush=True)
-            state["history"].append(entry)
+            state["history"].append(validation_entry(model, ema, words_val, lang_val, state, device))
             save()
             last_ckpt = time.time()
         if done:

@@ -26,15 +26,13 @@ import math
 import multiprocessing as mp
 import os
 import random
-import queue
 import sys
-import threading
 import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from inkrec_training import cjk, cjk_charset, cjk_glyphs, features  # noqa: E402
+from inkrec_training import cjk, cjk_charset, cjk_glyphs, features, gpu_run  # noqa: E402
 from inkrec_training.metrics import edit_distance, greedy_ids  # noqa: E402
 
 PROCESS_START = time.time()
@@ -328,59 +326,20 @@ def main():
         for group in pool.imap(_make_batches, ((base_seed + j, args.frames) for j in range(10 ** 9)), chunksize=1):
             yield from group
 
-    def feed():
-        """Fresh batches from the generator processes, and, while none is ready, recent ones again (at most
-        ``--replay`` uses each): the GPU does not wait for the generators."""
-        if args.replay <= 1:
-            yield from batches()
-            return
-        fresh: queue.Queue = queue.Queue(maxsize=64)
-        threading.Thread(target=lambda: [fresh.put(b) for b in batches()], daemon=True).start()
-        ring: list = []  # [batch, uses]
-        rrng = random.Random(args.seed)
-        while True:
-            try:
-                b = fresh.get_nowait()
-            except queue.Empty:
-                ready = [e for e in ring if e[1] < args.replay]
-                if not ready:
-                    b = fresh.get()
-                else:
-                    e = rrng.choice(ready)
-                    e[1] += 1
-                    counts["replayed"] += 1
-                    yield e[0]
-                    continue
-            counts["fresh"] += 1
-            ring.append([b, 1])
-            if len(ring) > 96:
-                ring.pop(0)
-            yield b
-
     counts = {"fresh": 0, "replayed": 0}
-    if args.deadline:
-        left = args.deadline - (time.time() - PROCESS_START) - 45.0  # the final validation and saving
-        if left < state["budget"] - state["elapsed"]:
-            state["budget"] = state["elapsed"] + max(left, 30.0)
-            print(f"deadline: training for {max(left, 30.0) / 60:.1f} minutes", flush=True)
+    minutes = gpu_run.fit_deadline(state, args.deadline, time.time() - PROCESS_START)
+    if minutes is not None:
+        print(f"deadline: training for {minutes:.1f} minutes", flush=True)
 
     def save16():
-        if not args.out16:
-            return
-        os.makedirs(args.out16, exist_ok=True)
         meta = {"config": model.config(), "features": feature_meta, "charset": "cjk", "history": state["history"],
                 "step": state["step"]}
-        for name, weights in (("ema16.pt", ema), ("live16.pt", model.state_dict())):
-            torch.save({"model": {k: v.detach().half().cpu() for k, v in weights.items()}, **meta},
-                       os.path.join(args.out16, name + ".tmp"))
-            os.replace(os.path.join(args.out16, name + ".tmp"), os.path.join(args.out16, name))
-        with open(os.path.join(args.out16, "history.json"), "w") as f:
-            json.dump(state["history"], f, indent=1)
+        gpu_run.save16(args.out16, ema, model.state_dict(), meta, state["history"])
 
     start = time.time() - state["elapsed"]
     last = time.time()
     losses = []
-    for x, lengths, targets, tlens in feed():
+    for x, lengths, targets, tlens in gpu_run.replay(batches(), args.replay, args.seed, counts):
         state["elapsed"] = time.time() - start
         s0 = state["schedule_start"]
         progress = min((state["elapsed"] - s0) / max(state["budget"] - s0, 1.0), 1.0)

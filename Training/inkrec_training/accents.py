@@ -290,12 +290,10 @@ def substitution_table(lang: str, n: int = 30000, boost: float = 2.0) -> dict:
     composable accented letter instead of its base letter (wordfreq frequencies over its ``n`` most
     frequent words), each share multiplied by ``boost`` (capped at 0.9) so that the marks are common
     in training."""
-    from wordfreq import top_n_list, word_frequency
     from collections import Counter
-    from . import charset
+    from . import charset, wordlists
     cnt: Counter = Counter()
-    for w in top_n_list(lang, n):
-        f = word_frequency(w, lang)
+    for w, f in wordlists.top_words(lang, n):
         for c in w:
             cnt[c] += f
             cnt[c.upper()] += f * 0.05

@@ -112,6 +112,25 @@ def letter_boxes(model, items, batch: int = 64, max_edits: int = 1):
     return out
 
 
+def save_boxes(boxes: dict, path: str) -> None:
+    """``letter_boxes``' answer to ``path`` (LZMA-compressed pickle, written whole or not at all)."""
+    import lzma
+    import os
+    import pickle
+    with lzma.open(path + ".incomplete", "wb") as f:
+        pickle.dump({k: (np.asarray(b, np.float32), np.asarray(last, np.int32)) for k, (b, last) in boxes.items()}, f,
+                    protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(path + ".incomplete", path)
+
+
+def load_boxes(path: str) -> dict:
+    """What ``save_boxes`` wrote."""
+    import lzma
+    import pickle
+    with lzma.open(path, "rb") as f:
+        return pickle.load(f)
+
+
 def load_reference_model(weights: str):
     """The exported network (e.g. ``Models/en-US/weights.safetensors``) as an ``InkRecNet`` in float32."""
     import json

@@ -1,9 +1,7 @@
 """UNIPEN loading, the writer split, augmentation and synthetic lines."""
 from __future__ import annotations
 
-import gzip
 import hashlib
-import json
 import os
 import random
 from dataclasses import dataclass
@@ -11,7 +9,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import charset
+from . import charset, inkpack
 from .features import ink_features, quantile
 
 DEFAULT_DATA = os.environ.get("INKREC_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data"))
@@ -35,23 +33,34 @@ def is_validation_writer(writer: str) -> bool:
 
 def load(kind: str, data_dir: str = DEFAULT_DATA, limit: Optional[int] = None,
          max_label: int = 80, max_points: int = 4000) -> list[Item]:
+    """The usable items of ``{data_dir}/unipen/{kind}.jsonl.gz``, or of ``{kind}.inkpack.xz`` there when the
+    JSON Lines file is absent (``inkpack``: the same items, for a machine the data does not travel to)."""
     path = os.path.join(data_dir, "unipen", f"{kind}.jsonl.gz")
+    if os.path.exists(path) or not os.path.exists(packed_path(kind, data_dir)):
+        records = inkpack.records_of_jsonl(path)
+        points = lambda s: [p[:2] for p in s]  # noqa: E731
+    else:
+        records = inkpack.read(packed_path(kind, data_dir))
+        points = lambda s: s  # noqa: E731
     out: list[Item] = []
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        for line in f:
-            d = json.loads(line)
-            label = d["label"].strip()
-            if not label or d.get("quality") == "BAD" or not charset.covers(label) or len(label) > max_label:
-                continue
-            strokes = [np.asarray([p[:2] for p in s], dtype=np.float64) for s in d["strokes"] if len(s) > 0]
-            if not strokes or sum(len(s) for s in strokes) > max_points:
-                continue
-            if kind == "text" and not looks_like_one_line(strokes, label):
-                continue
-            out.append(Item(d["id"], d["writer"], " ".join(label.split()), strokes, kind))
-            if limit and len(out) >= limit:
-                break
+    for d in records:
+        label = d["label"].strip()
+        if not label or d.get("quality") == "BAD" or not charset.covers(label) or len(label) > max_label:
+            continue
+        strokes = [np.asarray(points(s), dtype=np.float64) for s in d["strokes"] if len(s) > 0]
+        if not strokes or sum(len(s) for s in strokes) > max_points:
+            continue
+        if kind == "text" and not looks_like_one_line(strokes, label):
+            continue
+        out.append(Item(d["id"], d["writer"], " ".join(label.split()), strokes, kind))
+        if limit and len(out) >= limit:
+            break
     return out
+
+
+def packed_path(kind: str, data_dir: str = DEFAULT_DATA) -> str:
+    """Where ``load`` looks for the packed form of ``kind``."""
+    return os.path.join(data_dir, "unipen", f"{kind}.inkpack.xz")
 
 
 def looks_like_one_line(strokes: list, label: str, min_width_per_char: float = 0.25) -> bool:

@@ -39,10 +39,11 @@ QUOTES = {
 def words_of(lang: str, n: int = 30000) -> tuple[list[str], list[float]]:
     """The ``n`` most frequent words of ``lang`` that the latin character set covers (no digits),
     weighted by frequency^0.8."""
-    from wordfreq import top_n_list, word_frequency
+    from . import wordlists
     latin = set(charset.SETS["latin"])
-    ws = [w for w in top_n_list(lang, n) if all(c in latin for c in w) and not any(c.isdigit() for c in w)]
-    return ws, [word_frequency(w, lang) ** 0.8 for w in ws]
+    pairs = [(w, f) for w, f in wordlists.top_words(lang, n)
+             if all(c in latin for c in w) and not any(c.isdigit() for c in w)]
+    return [w for w, _ in pairs], [f ** 0.8 for _, f in pairs]
 
 
 def sample_language_text(lang: str, words: list[str], weights: list[float], rng: random.Random, max_words: int = 4) -> str:

@@ -222,7 +222,6 @@ def sample_text(words: list[str], weights: list[float], rng: random.Random, max_
 
 def word_list(n: int = 20000) -> tuple[list[str], list[float]]:
     """The ``n`` most frequent English words (wordfreq) that the fonts and the charset cover."""
-    from wordfreq import top_n_list, word_frequency
-    from . import charset
-    words = [w for w in top_n_list("en", n) if charset.covers(w) and renderable(w)]
-    return words, [word_frequency(w, "en") for w in words]
+    from . import charset, wordlists
+    pairs = [(w, f) for w, f in wordlists.top_words("en", n) if charset.covers(w) and renderable(w)]
+    return [w for w, _ in pairs], [f for _, f in pairs]

@@ -47,3 +47,20 @@ def test_a_western_network_grows_its_head_to_the_latin_set():
         assert torch.equal(state["head.bias"][k], western["head.bias"][a] - 2.0)
     finally:
         charset.select("western")
+
+
+def test_a_float16_copy_of_a_run_loads_as_float_weights(tmp_path):
+    """gpu_run.save16's ema16.pt (what a GPU call brings back) starts the next run."""
+    from inkrec_training import gpu_run
+    charset.select("latin")
+    try:
+        source = InkRecNet(FEATURE_DIM, 32, 2, charset.NUM_CLASSES, 1)
+        gpu_run.save16(str(tmp_path), source.state_dict(), None, {"config": source.config()}, None)
+        assert sorted(os.listdir(tmp_path)) == ["ema16.pt"]
+        model = InkRecNet(FEATURE_DIM, 32, 2, charset.NUM_CLASSES, 1)
+        model.load_state_dict(train.initial_weights(str(tmp_path / "ema16.pt"), model))
+        for k, v in model.state_dict().items():
+            assert v.dtype == torch.float32, k
+            assert torch.equal(v, source.state_dict()[k].half().float()), k
+    finally:
+        charset.select("western")

@@ -1,0 +1,89 @@
+"""What a training run needs to use one call on a lent GPU machine well (``train.py`` and ``train_cjk.py``):
+
+- ``fit_deadline``: the run's budget cut so that it ends, validated and saved, by a deadline measured from
+  the process start (a call has a hard limit; a run killed at it brings nothing back).
+- ``replay``: batches from the generator processes, and recent ones again while no fresh one is ready, so
+  that the GPU does not wait for the CPUs that draw the ink.
+- ``save16``: float16 copies of the moving average and the live weights with the run's history, written
+  at every checkpoint into the folder that comes back from the machine (a call cut short still brings
+  the last checkpoint's weights).
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import random
+import threading
+from typing import Iterable, Iterator, Optional
+
+FINAL_RESERVE_S = 45.0
+"""Seconds kept for the last validation and saving after the budget ends."""
+
+
+def fit_deadline(state: dict, deadline: float, since_start: float, reserve: float = FINAL_RESERVE_S) -> Optional[float]:
+    """Shortens ``state["budget"]`` (seconds of training, counted in ``state["elapsed"]``) so that training
+    ends ``reserve`` seconds before ``deadline`` (seconds after the process start; ``since_start`` have
+    passed). Returns the minutes it will train when it shortened the budget, else None. At least 30
+    seconds are trained."""
+    if not deadline:
+        return None
+    left = deadline - since_start - reserve
+    if left >= state["budget"] - state["elapsed"]:
+        return None
+    state["budget"] = state["elapsed"] + max(left, 30.0)
+    return max(left, 30.0) / 60
+
+
+def replay(batches: Iterable, uses: int, seed: int, counts: dict, ring_size: int = 96) -> Iterator:
+    """The batches of ``batches`` (read in a thread), and while none is ready a recent one again, each used at
+    most ``uses`` times. ``counts["fresh"]`` and ``counts["replayed"]`` count what was yielded. With
+    ``uses`` ≤ 1, just ``batches``."""
+    counts.setdefault("fresh", 0)
+    counts.setdefault("replayed", 0)
+    if uses <= 1:
+        for b in batches:
+            counts["fresh"] += 1
+            yield b
+        return
+    fresh: queue.Queue = queue.Queue(maxsize=64)
+    threading.Thread(target=lambda: [fresh.put(b) for b in batches], daemon=True).start()
+    ring: list = []  # [batch, uses]
+    rng = random.Random(seed)
+    while True:
+        try:
+            b = fresh.get_nowait()
+        except queue.Empty:
+            ready = [e for e in ring if e[1] < uses]
+            if not ready:
+                b = fresh.get()
+            else:
+                e = rng.choice(ready)
+                e[1] += 1
+                counts["replayed"] += 1
+                yield e[0]
+                continue
+        counts["fresh"] += 1
+        ring.append([b, 1])
+        if len(ring) > ring_size:
+            ring.pop(0)
+        yield b
+
+
+def save16(folder: Optional[str], ema: Optional[dict], live: Optional[dict], meta: dict, history: Optional[list]) -> None:
+    """Writes ``ema16.pt`` and ``live16.pt`` — ``{"model": float16 weights, **meta}`` — and ``history.json``
+    into ``folder`` (nothing when it is None), each file whole or not at all; a None leaves its file out."""
+    if not folder:
+        return
+    import torch
+    os.makedirs(folder, exist_ok=True)
+    for name, weights in (("ema16.pt", ema), ("live16.pt", live)):
+        if weights is None:
+            continue
+        path = os.path.join(folder, name)
+        torch.save({"model": {k: v.detach().half().cpu() for k, v in weights.items()}, **meta}, path + ".tmp")
+        os.replace(path + ".tmp", path)
+    if history is not None:
+        with open(os.path.join(folder, "history.json.tmp"), "w") as f:
+            json.dump(history, f, indent=1)
+        os.replace(os.path.join(folder, "history.json.tmp"), os.path.join(folder, "history.json"))

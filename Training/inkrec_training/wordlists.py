@@ -1,0 +1,47 @@
+"""wordfreq's most frequent words of a language with their frequencies, from wordfreq itself or from a file
+saved earlier by ``save`` (a lent GPU machine has no wordfreq and cannot fetch it).
+
+The training mix reads words through ``top_words`` only (``synthetic.word_list``, ``languages.words_of``,
+``accents.substitution_table``); ``use(path)`` makes every later call answer from the saved file, which
+holds the same lists and frequencies that wordfreq gave when it was saved.
+"""
+from __future__ import annotations
+
+import json
+import lzma
+from typing import Optional
+
+_saved: Optional[dict] = None
+_saved_path: Optional[str] = None
+
+
+def use(path: Optional[str]) -> None:
+    """Answer ``top_words`` from the file at ``path`` (``save``'s) from now on; None: from wordfreq again."""
+    global _saved, _saved_path
+    if path is None:
+        _saved, _saved_path = None, None
+        return
+    with lzma.open(path, "rt", encoding="utf-8") as f:
+        _saved, _saved_path = json.load(f), path
+
+
+def top_words(lang: str, n: int) -> list[tuple[str, float]]:
+    """The ``n`` most frequent words of ``lang`` with their wordfreq frequencies, most frequent first."""
+    if _saved is not None:
+        entry = _saved.get(lang)
+        if entry is None or entry["n"] < n:
+            have = "none" if entry is None else f"only {entry['n']}"
+            raise LookupError(f"{_saved_path} holds {have} words of {lang!r}, {n} were asked for")
+        return [(w, f) for w, f in entry["words"][:n]]
+    from wordfreq import top_n_list, word_frequency
+    return [(w, word_frequency(w, lang)) for w in top_n_list(lang, n)]
+
+
+def save(path: str, wanted: dict[str, int]) -> None:
+    """Writes ``wanted`` ({language: how many words}) from wordfreq to ``path`` (LZMA-compressed JSON)."""
+    from wordfreq import top_n_list, word_frequency
+    out = {}
+    for lang, n in wanted.items():
+        out[lang] = {"n": n, "words": [[w, word_frequency(w, lang)] for w in top_n_list(lang, n)]}
+    with lzma.open(path, "wt", encoding="utf-8") as f:
+        json.dump(out, f, ensure_ascii=False, separators=(",", ":"))
