@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""The accuracy half of the Latin size sweep, from what ``train_sweep.py`` wrote (``$OUT`` of a
+``gpu_once.sh sweep`` call): every size exported with the shipped language models and decoder weights,
+then read by the engine on *tuning* writers only (the reported ones stay for the chosen model's card).
+
+    python3 Training/report_sweep.py --sweep /work/.device/…/files --out Training/work/sweep-report
+
+For each ``<size>/ema16.pt``: ``export_latin.py`` into ``OUT/<size>/`` (8 bits, as shipped), then
+
+- English: the tuning slices of ``evaluate.py`` (600 held-out words, 150 lines) through the network with the
+  en-US language model and decoder weights (``Models/en-US``), as en-US would read them with this network;
+- the 26 languages: ``evaluate_languages.py --set tuning`` (composed words of held-out writers);
+- greedy figures from the sweep's ``history.json`` (its last validation).
+
+Prints a markdown table and writes it with everything else to ``OUT/report.json``. Speed does not depend on
+the weights: ``Benchmarks/README.md`` ("Latin network sizes") has the forward times of each size.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+
+
+def shipped_decoders(models: str, lm_dir: str) -> str:
+    """Copies each shipped Latin language model to ``lm_dir/<code>.bin`` (export_latin's layout) and writes
+    their decoder weights to ``lm_dir/decoders.json``; returns that file."""
+    from export_latin import LANGUAGE_MODELS
+    os.makedirs(lm_dir, exist_ok=True)
+    weights = {}
+    for ident, (code, _, _) in LANGUAGE_MODELS.items():
+        shutil.copyfile(os.path.join(models, ident, "lm.bin"), os.path.join(lm_dir, f"{code}.bin"))
+        d = json.load(open(os.path.join(models, ident, "config.json")))["decoder"]
+        weights[ident] = {"lmWeight": d["lmWeight"], "insertionBonus": d["insertionBonus"]}
+    path = os.path.join(lm_dir, "decoders.json")
+    with open(path, "w") as f:
+        json.dump(weights, f, indent=1)
+    return path
+
+
+def english_model(models: str, latin_model: str, out: str) -> str:
+    """A model folder reading English with the exported Latin network (``latin_model``'s config) and en-US's
+    language model and decoder settings (without its confidence calibration, fitted for en-US's network)."""
+    os.makedirs(out, exist_ok=True)
+    en = json.load(open(os.path.join(models, "en-US", "config.json")))
+    latin = json.load(open(os.path.join(latin_model, "config.json")))
+    net = dict(latin["network"])
+    src = os.path.normpath(os.path.join(latin_model, net["weights"]))
+    shutil.copyfile(src, os.path.join(out, "weights.safetensors"))
+    net["weights"] = "weights.safetensors"
+    en["network"], en["labels"] = net, latin["labels"]
+    en["decoder"].pop("confidence", None)
+    shutil.copyfile(os.path.join(models, "en-US", "lm.bin"), os.path.join(out, "lm.bin"))
+    with open(os.path.join(out, "config.json"), "w") as f:
+        json.dump(en, f, indent=1, ensure_ascii=False)
+    return out
+
+
+def english_tuning(model_dir: str) -> dict:
+    """Word accuracy and CER on evaluate.py's tuning words, CER on its tuning lines (the engine, with the LM)."""
+    import evaluate as E
+    from inkrec_training import data
+    words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
+    _, tune_words, _ = data.held_out_word_slices(words)
+    lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
+    random.Random(0).shuffle(lines)
+    tune_lines = lines[300: 450]  # evaluate.py: the 300 reported lines first, then 150 tuning lines
+    binary = E.inkrec_binary()
+    out = {}
+    for name, items in (("words", tune_words), ("lines", tune_lines)):
+        path = os.path.join(model_dir, f"tune-{name}.jsonl")
+        E.write_jsonl(items, path)
+        hyps, _ = E.engine(binary, model_dir, path, [])
+        out[name] = E.scores([hyps.get(it.id, "") for it in items], [it.label for it in items])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sweep", required=True, help="the folder train_sweep.py --out16 wrote")
+    ap.add_argument("--out", default=os.path.join(HERE, "work", "sweep-report"))
+    ap.add_argument("--models", default=os.path.join(ROOT, "Models"), help="the shipped models (LMs, decoder weights)")
+    ap.add_argument("--words", type=int, default=200, help="composed tuning words per language")
+    args = ap.parse_args()
+    history = json.load(open(os.path.join(args.sweep, "history.json")))
+    decoders = shipped_decoders(args.models, os.path.join(args.out, "lm"))
+    report = {}
+    for size in sorted(history, key=lambda s: [int(x) for x in s.split("x")]):
+        checkpoint = os.path.join(args.sweep, size, "ema16.pt")
+        if not os.path.exists(checkpoint):
+            print(f"{size}: no ema16.pt, left out", file=sys.stderr)
+            continue
+        folder = os.path.join(args.out, size)
+        shutil.rmtree(folder, ignore_errors=True)
+        subprocess.run([sys.executable, os.path.join(HERE, "export_latin.py"), "--checkpoint", checkpoint,
+                        "--lm-dir", os.path.join(args.out, "lm"), "--decoder-weights", decoders,
+                        "--version", "0.0.0", "--models", folder], check=True, stdout=subprocess.DEVNULL)
+        languages_json = os.path.join(folder, "languages.json")
+        subprocess.run([sys.executable, os.path.join(HERE, "evaluate_languages.py"), "--models", folder, "--set", "tuning",
+                        "--words", str(args.words), "--json", languages_json], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        langs = json.load(open(languages_json))["results"]
+        english = english_tuning(english_model(args.models, os.path.join(folder, "de"), os.path.join(folder, "en-tuning")))
+        last = history[size]["history"][-1]
+        n = len(langs)
+        report[size] = {
+            "params": history[size]["params"], "step": last["step"], "greedy": last,
+            "english": english,
+            "languages": {"count": n, "word_acc": sum(r["word_acc"] for r in langs.values()) / n,
+                          "cer": sum(r["cer"] for r in langs.values()) / n,
+                          "accented_cer": sum(r["accented_cer"] * r["accented_letters"] for r in langs.values())
+                          / max(sum(r["accented_letters"] for r in langs.values()), 1)},
+        }
+        print(f"{size}: done", file=sys.stderr, flush=True)
+    rows = ["| size | parameters | steps | greedy held-out words (EMA) | English tuning words, LM | English tuning lines CER "
+            "| languages: mean word accuracy | mean CER | CER, accented letters |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for size, r in report.items():
+        g, e, lg = r["greedy"], r["english"], r["languages"]
+        rows.append(f"| {size} | {r['params']:,} | {r['step']:,} | {100 * g.get('ema_word_acc', g['word_acc']):.1f}% | "
+                    f"{100 * e['words']['word_acc']:.1f}% | {100 * e['lines']['cer']:.2f}% | {100 * lg['word_acc']:.1f}% "
+                    f"({lg['count']}) | {100 * lg['cer']:.2f}% | {100 * lg['accented_cer']:.1f}% |")
+    table = "\n".join(rows)
+    print(table)
+    with open(os.path.join(args.out, "report.json"), "w") as f:
+        json.dump({"table": table, "sizes": report}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
