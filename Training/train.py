@@ -5,6 +5,9 @@
     python3 Training/train.py --run runs/en --minutes 30 --hidden 96 --layers 3
 
 Validation (greedy CER and word accuracy on held-out writers' words) is printed at every checkpoint.
+On a lent GPU machine, ``Training/gpu_once.sh latin SECONDS …`` runs it in one call from the folder that
+``prepare_gpu_data.py`` writes (``--data``, ``--wordlists``, ``--boxes``), with ``--deadline`` and ``--out16``;
+``train_sweep.py`` trains several sizes on the same batches with these options.
 """
 from __future__ import annotations
 
