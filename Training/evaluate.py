@@ -138,6 +138,17 @@ def engine(binary, model_dir, jsonl, extra):
     return hyps, elapsed
 
 
+def held_out_sets(reported_words: int = data.REPORTED_WORDS, reported_lines: int = 300):
+    """(reported words, tuning words, reported lines, tuning lines) of the held-out writers: the words as
+    ``data.held_out_word_slices`` gives them, the lines (at most 60 characters) shuffled with seed 0, the
+    reported ones first, then 150 tuning lines."""
+    words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
+    report_words, tune_words, _ = data.held_out_word_slices(words, reported=reported_words)
+    lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
+    random.Random(0).shuffle(lines)
+    return report_words, tune_words, lines[:reported_lines], lines[reported_lines: reported_lines + 150]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
@@ -160,11 +171,7 @@ def main():
     args = ap.parse_args()
     ENGINE_ARGS[:] = args.engine_args.split()
 
-    words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
-    report_words, tune_words, _ = data.held_out_word_slices(words, reported=args.limit)
-    lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
-    random.Random(0).shuffle(lines)
-    lines, tune_lines = lines[: args.lines], lines[args.lines: args.lines + 150]
+    report_words, tune_words, lines, tune_lines = held_out_sets(args.limit, args.lines)
     writers = len({it.writer for it in report_words})
     print(f"held-out: {len(report_words)} words from {writers} writers, {len(lines)} lines", flush=True)
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -67,12 +66,7 @@ def english_model(models: str, latin_model: str, out: str) -> str:
 def english_tuning(model_dir: str) -> dict:
     """Word accuracy and CER on evaluate.py's tuning words, CER on its tuning lines (the engine, with the LM)."""
     import evaluate as E
-    from inkrec_training import data
-    words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
-    _, tune_words, _ = data.held_out_word_slices(words)
-    lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
-    random.Random(0).shuffle(lines)
-    tune_lines = lines[300: 450]  # evaluate.py: the 300 reported lines first, then 150 tuning lines
+    _, tune_words, _, tune_lines = E.held_out_sets()
     binary = E.inkrec_binary()
     out = {}
     for name, items in (("words", tune_words), ("lines", tune_lines)):

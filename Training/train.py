@@ -258,14 +258,19 @@ def add_training_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--boxes", help="the training words' letter boxes saved by prepare_gpu_data.py (instead of "
                                     "aligning them with --align-with at the start)")
     ap.add_argument("--wordlists", help="wordfreq's lists saved by prepare_gpu_data.py (for a machine without wordfreq)")
-    ap.add_argument("--replay", type=int, default=1,
-                    help="uses of each batch at most: when no fresh batch is ready the network trains on a recent "
-                         "one again (up to this many uses) instead of waiting for the --workers")
-    ap.add_argument("--deadline", type=float, default=0.0,
-                    help="seconds from the process start by which everything (the final validation and saving "
-                         "included) must be done; shortens --minutes where needed (0: none)")
-    ap.add_argument("--out16", help="folder that receives float16 EMA and live weights and history.json at each "
-                                    "checkpoint (what a GPU call brings back, even if it is cut short)")
+    gpu_run.add_arguments(ap)
+
+
+def set_up(args) -> None:
+    """What every run of ``add_training_arguments``' options starts with: the character set, the word lists,
+    torch's threads, the seeds and the run's folder."""
+    charset.select(args.charset)
+    wordlists.use(args.wordlists)
+    torch.set_num_threads(args.threads)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    os.makedirs(args.run, exist_ok=True)
 
 
 def main():
@@ -282,14 +287,7 @@ def main():
                     "instead of random ones")
     add_training_arguments(ap)
     args = ap.parse_args()
-    charset.select(args.charset)
-    wordlists.use(args.wordlists)
-
-    torch.set_num_threads(args.threads)
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    os.makedirs(args.run, exist_ok=True)
+    set_up(args)
     ckpt_path = os.path.join(args.run, "last.pt")
 
     model = InkRecNet(FEATURE_DIM, args.hidden, args.layers, charset.NUM_CLASSES, args.reduce_after)

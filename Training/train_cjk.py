@@ -233,14 +233,7 @@ def main():
     ap.add_argument("--checkpoint-minutes", type=float, default=4.0)
     ap.add_argument("--init-from", help="weights of an earlier run (fresh optimizer): weights.pt, a float16 copy "
                                         "(ema16.pt), or a shipped 8-bit weights.safetensors (dequantized)")
-    ap.add_argument("--replay", type=int, default=1,
-                    help="uses of each generated batch at most: when no fresh batch is ready the GPU trains on a "
-                         "recent one again (up to this many uses) instead of waiting for the generator processes")
-    ap.add_argument("--deadline", type=float, default=0.0,
-                    help="seconds from the process start by which everything (the final validation and the saved "
-                         "weights included) must be done; shortens --minutes where needed (0: none)")
-    ap.add_argument("--out16", help="folder that receives float16 EMA and live weights, history.json at each "
-                                    "checkpoint (what a GPU lease brings back, even if it is cut short)")
+    gpu_run.add_arguments(ap)
     args = ap.parse_args()
     if args.prepare:
         prepare(args.work)

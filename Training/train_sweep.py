@@ -17,17 +17,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 import time
 
-import numpy as np
 import torch
 import torch.nn as nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train  # noqa: E402
-from inkrec_training import charset, gpu_run, wordlists  # noqa: E402
+from inkrec_training import charset, gpu_run  # noqa: E402
 from inkrec_training.features import FEATURE_DIM  # noqa: E402
 from inkrec_training.model import InkRecNet, update_ema  # noqa: E402
 
@@ -71,13 +69,7 @@ def main():
     args = ap.parse_args()
     if args.ema <= 0:
         ap.error("the sweep exports moving averages: --ema must be above 0")
-    charset.select(args.charset)
-    wordlists.use(args.wordlists)
-    torch.set_num_threads(args.threads)
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    os.makedirs(args.run, exist_ok=True)
+    train.set_up(args)
     device = torch.device(args.device)
 
     members = [Member(h, n, args, device) for h, n in args.sizes]

@@ -21,6 +21,19 @@ FINAL_RESERVE_S = 45.0
 """Seconds kept for the last validation and saving after the budget ends."""
 
 
+def add_arguments(ap) -> None:
+    """``--replay``, ``--deadline`` and ``--out16``: the options a trainer needs for one call on a lent machine
+    (``replay``, ``fit_deadline``, ``save16``)."""
+    ap.add_argument("--replay", type=int, default=1,
+                    help="uses of each batch at most: when no fresh batch is ready the network trains on a recent "
+                         "one again (up to this many uses) instead of waiting for the processes that make batches")
+    ap.add_argument("--deadline", type=float, default=0.0,
+                    help="seconds from the process start by which everything (the final validation and saving "
+                         "included) must be done; shortens --minutes where needed (0: none)")
+    ap.add_argument("--out16", help="folder that receives float16 EMA and live weights and history.json at each "
+                                    "checkpoint (what a GPU call brings back, even if it is cut short)")
+
+
 def fit_deadline(state: dict, deadline: float, since_start: float, reserve: float = FINAL_RESERVE_S) -> Optional[float]:
     """Shortens ``state["budget"]`` (seconds of training, counted in ``state["elapsed"]``) so that training
     ends ``reserve`` seconds before ``deadline`` (seconds after the process start; ``since_start`` have
