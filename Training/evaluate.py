@@ -19,7 +19,6 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import torch
 from safetensors.torch import load_file
 

@@ -67,7 +67,7 @@ def main():
     if langs:
         t = time.time()
         charset.select("latin")
-        words_tr, _ = data.split(data.load("words", args.data))
+        words_tr, _ = data.split(data.load("words", args.out))  # the pack just written: the same items, 20 s sooner
         boxes = align.letter_boxes(align.load_reference_model(args.align_with), words_tr)
         path = os.path.join(args.out, "boxes.pkl.xz")
         align.save_boxes(boxes, path)

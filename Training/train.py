@@ -28,7 +28,7 @@ PROCESS_START = time.time()
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from inkrec_training import charset, data, gpu_run, wordlists  # noqa: E402
 from inkrec_training.features import ink_features, FEATURE_DIM  # noqa: E402
-from inkrec_training.model import InkRecNet, update_ema, using_weights  # noqa: E402
+from inkrec_training.model import InkRecNet, update_ema, using_weights, widen_hidden  # noqa: E402
 from inkrec_training.metrics import greedy_decode, edit_distance  # noqa: E402
 
 
@@ -118,13 +118,17 @@ def validate(model, val_items, max_items=1500, device="cpu"):
 def initial_weights(path: str, model) -> dict:
     """The state of ``model`` from an exported weights file (float, or 8-bit as ``export_latin`` and
     ``quantize_model`` write it: dequantized) or from a run's float16 copy (``--out16``: ``ema16.pt``,
-    ``live16.pt``), its head grown to the model's classes (``grow_head``)."""
+    ``live16.pt``), widened to the model's units (``model.widen_hidden``: a 3 x 96 network computing the
+    same as a 3 x 128 one) and its head grown to the model's classes (``grow_head``)."""
     if path.endswith(".pt"):
         saved = torch.load(path, weights_only=False, map_location="cpu")["model"]
-        return grow_head({k: v.float() for k, v in saved.items()}, model)
-    from safetensors.torch import load_file
-    from inkrec_training.quantize import dequantize_state
-    return grow_head(dequantize_state(load_file(path)), model)
+        weights = {k: v.float() for k, v in saved.items()}
+    else:
+        from safetensors.torch import load_file
+        from inkrec_training.quantize import dequantize_state
+        weights = dequantize_state(load_file(path))
+    weights = widen_hidden(weights, model.hidden, model.num_layers, model.reduce_after, noise=0.01)
+    return grow_head(weights, model)
 
 
 def grow_head(weights: dict, model) -> dict:

@@ -10,7 +10,9 @@ Every network sees the same batches in the same order with the same schedule (``
 validated (greedy, held-out writers, ``train.validation_entry``) and its moving average is written as
 ``<out16>/<H>x<L>/ema16.pt`` (float16, what ``export_latin.py --checkpoint`` and ``train.py --init-from``
 read), with ``<out16>/history.json`` ({size: entries}). Training the sizes one after the other would give
-each the same number of steps too, at several times the cost of drawing the ink.
+each the same number of steps too, at several times the cost of drawing the ink. With ``--init-from`` every
+size starts from the same trained network, widened (Net2WiderNet, ``model.widen_hidden``): the sweep then
+measures what each size adds to the shipped network in the same time.
 """
 from __future__ import annotations
 
@@ -50,6 +52,8 @@ class Member:
         self.name = f"{hidden}x{layers}"
         self.model = InkRecNet(FEATURE_DIM, hidden, layers, charset.NUM_CLASSES, args.reduce_after)
         self.model.init_forget_gate_bias()
+        if args.init_from:
+            self.model.load_state_dict(train.initial_weights(args.init_from, self.model))
         self.model.to(device)
         self.opt = torch.optim.AdamW(self.model.parameters(), lr=args.lr, weight_decay=1e-4)
         self.ema = {k: v.detach().clone().float() for k, v in self.model.state_dict().items()}
@@ -65,6 +69,8 @@ def main():
                          "back 8 files, one per size, history.json and the log)")
     ap.add_argument("--run", default="Training/runs/sweep", help="history.json goes here")
     ap.add_argument("--reduce-after", type=int, default=1)
+    ap.add_argument("--init-from", help="exported weights every size starts from, widened to it (train.initial_weights: "
+                                        "each network first computes what these do; sizes of as many layers only)")
     train.add_training_arguments(ap)
     args = ap.parse_args()
     if args.ema <= 0:
@@ -74,7 +80,8 @@ def main():
 
     members = [Member(h, n, args, device) for h, n in args.sizes]
     for m in members:
-        print(f"model {m.name}: {m.model.config()} params={m.params}", flush=True)
+        start = f", started from {args.init_from}" if args.init_from else ""
+        print(f"model {m.name}: {m.model.config()} params={m.params}{start}", flush=True)
     stream, words_val, lang_val = train.training_stream(args, 0)
     state = {"step": 0, "elapsed": 0.0, "budget": args.minutes * 60.0, "ema_steps": 0}
     minutes = gpu_run.fit_deadline(state, args.deadline, time.time() - train.PROCESS_START,

@@ -95,3 +95,57 @@ def using_weights(model: nn.Module, weights: dict):
         yield model
     finally:
         model.load_state_dict(live)
+
+
+def widen_hidden(weights: dict, hidden: int, layers: int, reduce_after: int, noise: float = 1e-3,
+                 seed: int = 0) -> dict:
+    """The state of an ``InkRecNet`` with ``hidden`` units per direction computing (up to ``noise``) what
+    ``weights`` (fewer units, same layers) compute: Net2WiderNet (Chen et al., 2016). Each new unit ``j``
+    copies an old unit ``g(j)`` (its rows of ``weight_ih``/``weight_hh`` and biases in all four gates, so its
+    cell and output equal the old unit's); every weight that reads a unit's output (``weight_hh``'s columns,
+    the next layer's ``weight_ih`` columns, the head's columns) is divided among its copies. ``noise``
+    (relative, on the new copies' incoming weights) breaks their symmetry so that training can pull them
+    apart. Shapes: old ``H``, new ``H' = hidden``; a layer's output ``[forward H | backward H]`` (stacked in
+    pairs of frames after layer ``reduce_after``: ``[frame t: 2H | frame t+1: 2H]``)."""
+    old = weights["lstms.0.weight_hh_l0"].shape[1]
+    have = len({k.split(".")[1] for k in weights if k.startswith("lstms.")})
+    if have != layers:
+        raise SystemExit(f"the weights have {have} layers, the model {layers}: only the units of a layer can be added")
+    if hidden == old:
+        return weights
+    if hidden < old:
+        raise SystemExit(f"the weights have {old} units a direction, the model {hidden}: a network can only be widened")
+    g = torch.Generator().manual_seed(seed)
+    source = torch.cat([torch.arange(old), torch.randint(0, old, (hidden - old,), generator=g)])  # g(j)
+    share = 1.0 / torch.bincount(source, minlength=old).float()[source]                        # 1 / copies of g(j)
+
+    def output_columns(blocks: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Old column and scale of each new column of a matrix reading ``blocks`` units' outputs side by side."""
+        cols = torch.cat([b * old + source for b in range(blocks)])
+        return cols, share.repeat(blocks)
+
+    def gate_rows() -> torch.Tensor:
+        return torch.cat([k * old + source for k in range(4)])
+
+    new = dict(weights)
+    rows = gate_rows()
+    fresh = torch.cat([torch.arange(hidden) >= old] * 4)  # the new units' rows
+    for l in range(layers):
+        for suffix in ("", "_reverse"):
+            p = f"lstms.{l}."
+            w_ih = weights[f"{p}weight_ih_l0{suffix}"][rows]
+            if l > 0:
+                blocks = 4 if reduce_after == l else 2
+                cols, scale = output_columns(blocks)
+                w_ih = w_ih[:, cols] * scale
+            cols, scale = output_columns(1)
+            w_hh = weights[f"{p}weight_hh_l0{suffix}"][rows][:, cols] * scale
+            for name, w in (("weight_ih", w_ih), ("weight_hh", w_hh)):
+                jitter = torch.randn(w.shape, generator=g) * noise * w.abs().mean()
+                new[f"{p}{name}_l0{suffix}"] = w + jitter * fresh[:, None]
+            for name in ("bias_ih", "bias_hh"):
+                new[f"{p}{name}_l0{suffix}"] = weights[f"{p}{name}_l0{suffix}"][rows]
+    blocks = 4 if reduce_after == layers else 2
+    cols, scale = output_columns(blocks)
+    new["head.weight"] = weights["head.weight"][:, cols] * scale
+    return new

@@ -87,3 +87,6 @@ def test_train_leaves_weights_and_history_in_out16_and_continues_from_them(packe
     log = run("train.py", "--data", packed, "--hidden", "8", "--layers", "2", "--run", str(tmp_path / "run2"),
               "--init-from", str(out / "ema16.pt"), *COMMON)
     assert f"initialized from {out / 'ema16.pt'}" in log
+    log = run("train_sweep.py", "--data", packed, "--sizes", "8x2,12x2", "--run", str(tmp_path / "run3"),
+              "--init-from", str(out / "ema16.pt"), *COMMON)
+    assert "model 12x2: " in log and f"started from {out / 'ema16.pt'}" in log  # the 8x2 run widened to 12
