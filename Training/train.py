@@ -127,7 +127,7 @@ def initial_weights(path: str, model) -> dict:
         from safetensors.torch import load_file
         from inkrec_training.quantize import dequantize_state
         weights = dequantize_state(load_file(path))
-    weights = widen_hidden(weights, model.hidden, model.num_layers, model.reduce_after, noise=0.01)
+    weights = widen_hidden(weights, model.hidden, model.num_layers, model.reduce_after)
     return grow_head(weights, model)
 
 

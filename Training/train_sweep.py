@@ -51,9 +51,10 @@ class Member:
     def __init__(self, hidden: int, layers: int, args, device):
         self.name = f"{hidden}x{layers}"
         self.model = InkRecNet(FEATURE_DIM, hidden, layers, charset.NUM_CLASSES, args.reduce_after)
-        self.model.init_forget_gate_bias()
         if args.init_from:
             self.model.load_state_dict(train.initial_weights(args.init_from, self.model))
+        else:
+            self.model.init_forget_gate_bias()
         self.model.to(device)
         self.opt = torch.optim.AdamW(self.model.parameters(), lr=args.lr, weight_decay=1e-4)
         self.ema = {k: v.detach().clone().float() for k, v in self.model.state_dict().items()}

@@ -97,7 +97,7 @@ def using_weights(model: nn.Module, weights: dict):
         model.load_state_dict(live)
 
 
-def widen_hidden(weights: dict, hidden: int, layers: int, reduce_after: int, noise: float = 1e-3,
+def widen_hidden(weights: dict, hidden: int, layers: int, reduce_after: int, noise: float = 0.01,
                  seed: int = 0) -> dict:
     """The state of an ``InkRecNet`` with ``hidden`` units per direction computing (up to ``noise``) what
     ``weights`` (fewer units, same layers) compute: Net2WiderNet (Chen et al., 2016). Each new unit ``j``
@@ -119,33 +119,27 @@ def widen_hidden(weights: dict, hidden: int, layers: int, reduce_after: int, noi
     source = torch.cat([torch.arange(old), torch.randint(0, old, (hidden - old,), generator=g)])  # g(j)
     share = 1.0 / torch.bincount(source, minlength=old).float()[source]                        # 1 / copies of g(j)
 
-    def output_columns(blocks: int) -> tuple[torch.Tensor, torch.Tensor]:
-        """Old column and scale of each new column of a matrix reading ``blocks`` units' outputs side by side."""
-        cols = torch.cat([b * old + source for b in range(blocks)])
-        return cols, share.repeat(blocks)
-
-    def gate_rows() -> torch.Tensor:
-        return torch.cat([k * old + source for k in range(4)])
+    def reader_columns(after: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Old column and scale of each new column of a matrix reading layer ``after``'s output (1-based; 0:
+        the layer's own units, as ``weight_hh`` reads them): 2H units side by side, 4H where frames are stacked."""
+        blocks = 1 if after == 0 else 4 if reduce_after == after else 2
+        return torch.cat([b * old + source for b in range(blocks)]), share.repeat(blocks)
 
     new = dict(weights)
-    rows = gate_rows()
-    fresh = torch.cat([torch.arange(hidden) >= old] * 4)  # the new units' rows
+    rows = torch.cat([k * old + source for k in range(4)])  # the four gates' rows of each new unit
+    fresh = torch.cat([torch.arange(hidden) >= old] * 4)     # the new units' rows
+    hh_cols, hh_scale = reader_columns(0)
     for l in range(layers):
+        p = f"lstms.{l}."
+        ih_cols, ih_scale = reader_columns(l) if l > 0 else (slice(None), 1.0)
         for suffix in ("", "_reverse"):
-            p = f"lstms.{l}."
-            w_ih = weights[f"{p}weight_ih_l0{suffix}"][rows]
-            if l > 0:
-                blocks = 4 if reduce_after == l else 2
-                cols, scale = output_columns(blocks)
-                w_ih = w_ih[:, cols] * scale
-            cols, scale = output_columns(1)
-            w_hh = weights[f"{p}weight_hh_l0{suffix}"][rows][:, cols] * scale
+            w_ih = weights[f"{p}weight_ih_l0{suffix}"][rows][:, ih_cols] * ih_scale
+            w_hh = weights[f"{p}weight_hh_l0{suffix}"][rows][:, hh_cols] * hh_scale
             for name, w in (("weight_ih", w_ih), ("weight_hh", w_hh)):
                 jitter = torch.randn(w.shape, generator=g) * noise * w.abs().mean()
                 new[f"{p}{name}_l0{suffix}"] = w + jitter * fresh[:, None]
             for name in ("bias_ih", "bias_hh"):
                 new[f"{p}{name}_l0{suffix}"] = weights[f"{p}{name}_l0{suffix}"][rows]
-    blocks = 4 if reduce_after == layers else 2
-    cols, scale = output_columns(blocks)
+    cols, scale = reader_columns(layers)
     new["head.weight"] = weights["head.weight"][:, cols] * scale
     return new
