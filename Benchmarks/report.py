@@ -97,11 +97,11 @@ def main() -> int:
     lines.append("| --- | --- | --- | --- |")
     lines.append(f"| end-to-end, single word (UNIPEN, 8 letters), median | < 5 ms | "
                  f"{word_ms:.1f} ms | {mark(word_ms < GOALS['word'] if word_ms is not None else None)} |")
-    lines.append(f"| end-to-end, line of about 40 characters, median | < 25 ms | "
+    lines.append("| end-to-end, line of about 40 characters, median | < 25 ms | "
                  + (f"{line_ms:.1f} ms | {mark(line_ms < GOALS['line'])} |" if line_ms is not None else "n/a | n/a |"))
     lines.append(f"| network forward vs ONNX Runtime (time ratio ORT / engine, all inks) | ≥ 1.5 | "
                  f"{ort:.2f} | {mark(ort >= GOALS['ort'])} |")
-    lines.append(f"| model load (`recognizer.load()`, warm page cache), median | < 50 ms | "
+    lines.append("| model load (`recognizer.load()`, warm page cache), median | < 50 ms | "
                  + (f"{load_ms:.1f} ms | {mark(load_ms < GOALS['load'])} |" if load_ms is not None else "n/a | n/a |"))
     lines.append(f"| peak memory, process holding one recognizer (load + {memory['inks']} lines) | < 100 MB | "
                  f"{peak_mb:.0f} MB (recognizer: +{rec_mb:.0f} MB over the bare process) | {mark(peak_mb < GOALS['memory'])} |")

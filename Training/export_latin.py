@@ -80,7 +80,10 @@ TRAINING_NOTE = (
     "  (8-bit, dequantized: `train.py --init-from`); 1.2.0, 100 more minutes the same way from the 1.1.0 weights\n"
     "  (9,666 updates, learning rate 5e-4, composed ink 35% of the mix: `train.py --init-from\n"
     "  Models/latn-bilstm96x3/weights.safetensors --charset latin --languages all --mix-languages 0.35 --minutes 100\n"
-    "  --lr 5e-4 --warmup-steps 0`); the moving average of the weights exported.")
+    "  --lr 5e-4 --warmup-steps 0`); the moving average of the weights exported. 1.3.0: the mean of two\n"
+    "  95-minute continuations of 1.2.0's weights (`Training/average_weights.py`), each one torch thread and\n"
+    "  learning rate 5e-4: one trained as 1.2.0 was (8,088 updates), one with smooth elastic warps and\n"
+    "  per-stroke jitter on 70% of the inks (`--warp 0.7`, 9,905 updates); their moving averages averaged.")
 
 
 def model_card(identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int, weights_bytes: int,
@@ -91,6 +94,7 @@ def model_card(identifier: str, english: str, code: str, net: str, cfg: dict, lm
             f"{last.get('ema_word_acc', last.get('word_acc', float('nan'))):.3f}; composed accented words of 26 "
             f"languages CER {last.get('lang_cer', float('nan')):.3f}, word accuracy {last.get('lang_word_acc', float('nan')):.3f}."
             if last else "")
+    hist = f"\n  {hist}" if hist else ""  # an averaged network (average_weights.py) has no history of its own
     return f"""# Model card: {identifier} ({english})
 
 Handwriting recognizer for {english}, version {version}: the shared Latin-script network `{net}` with
@@ -115,8 +119,7 @@ a character language model of its own, for the DigitalInk engine.
   `{FEATURE_SCHEME}`, {cfg['layers']} bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs
   after layer 1, a CTC head over 260 characters + blank; 8-bit weights with a scale per row (activations
   quantized per frame), `config.json` `precision: int8`.
-- {training_note}
-  {hist}
+- {training_note}{hist}
 - Vietnamese is not covered (its stacked diacritics and ơ ư are not in the character set).
 """
 

@@ -12,6 +12,11 @@ For each ``<size>/ema16.pt``: ``export_latin.py`` into ``OUT/<size>/`` (8 bits, 
 - the 26 languages: ``evaluate_languages.py --set tuning`` (composed words of held-out writers);
 - greedy figures from the sweep's ``history.json`` (its last validation).
 
+``--candidate NAME=CHECKPOINT`` (repeatable, with or without ``--sweep``) adds any checkpoint that
+``export_latin.py`` reads — a run's ``last.pt`` (its moving average), an ``ema16.pt`` — as a row of its own,
+so that runs of one size are compared the same way (``96x3-warp=Training/runs/latnwarp/last.pt``); the
+shipped network is ``--candidate shipped=shipped``.
+
 Prints a markdown table and writes it with everything else to ``OUT/report.json``. Speed does not depend on
 the weights: ``Benchmarks/README.md`` ("Latin network sizes") has the forward times of each size.
 """
@@ -77,21 +82,68 @@ def english_tuning(model_dir: str) -> dict:
     return out
 
 
+def shipped_checkpoint(models: str, path: str) -> str:
+    """The shipped Latin network (8-bit, dequantized) as a checkpoint ``export_latin.py`` reads, at ``path``."""
+    import torch
+    import train
+    from inkrec_training import charset
+    from inkrec_training.features import FEATURE_DIM
+    from inkrec_training.model import InkRecNet
+    charset.select("latin")
+    manifest = json.load(open(os.path.join(models, "manifest.json")))
+    net = next(m["network"] for m in manifest["models"] if m.get("network", "").startswith("latn-"))
+    cfg = json.load(open(os.path.join(models, "de", "config.json")))["network"]
+    model = InkRecNet(FEATURE_DIM, cfg["hidden"], cfg["layers"], charset.NUM_CLASSES, cfg.get("reduceAfter", 1))
+    weights = train.initial_weights(os.path.join(models, net, "weights.safetensors"), model)
+    torch.save({"model": weights, "config": model.config(), "charset": "latin", "state": {"step": 0, "history": []}}, path)
+    return path
+
+
+def candidates(args) -> list[tuple[str, str, dict]]:
+    """(name, checkpoint, {"params", "step", "greedy"}) for every row: the sweep's sizes in order, then the
+    ``--candidate`` checkpoints in the order given."""
+    rows = []
+    if args.sweep:
+        history = json.load(open(os.path.join(args.sweep, "history.json")))
+        for size in sorted(history, key=lambda s: [int(x) for x in s.split("x")]):
+            checkpoint = os.path.join(args.sweep, size, "ema16.pt")
+            if not os.path.exists(checkpoint):
+                print(f"{size}: no ema16.pt, left out", file=sys.stderr)
+                continue
+            last = history[size]["history"][-1]
+            rows.append((size, checkpoint, {"params": history[size]["params"], "step": last["step"], "greedy": last}))
+    import torch
+    for spec in args.candidate or []:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or "/" in name or name in {r[0] for r in rows}:
+            raise SystemExit(f"--candidate {spec!r}: expected NAME=CHECKPOINT with a new name without '/'")
+        if path == "shipped":
+            os.makedirs(args.out, exist_ok=True)
+            path = shipped_checkpoint(args.models, os.path.join(args.out, f"{name}.pt"))
+        ck = torch.load(path, weights_only=False, map_location="cpu")
+        weights = ck["ema"] if "ema" in ck else ck["model"]
+        state = ck.get("state", {})
+        history = state.get("history") or [{}]
+        rows.append((name, path, {"params": sum(v.numel() for v in weights.values()),
+                                  "step": state.get("step", 0), "greedy": history[-1]}))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sweep", required=True, help="the folder train_sweep.py --out16 wrote")
+    ap.add_argument("--sweep", help="the folder train_sweep.py --out16 wrote")
+    ap.add_argument("--candidate", action="append",
+                    help="NAME=CHECKPOINT: one more row (a run's last.pt, an ema16.pt; 'shipped' for Models/)")
     ap.add_argument("--out", default=os.path.join(HERE, "work", "sweep-report"))
     ap.add_argument("--models", default=os.path.join(ROOT, "Models"), help="the shipped models (LMs, decoder weights)")
     ap.add_argument("--words", type=int, default=200, help="composed tuning words per language")
     args = ap.parse_args()
-    history = json.load(open(os.path.join(args.sweep, "history.json")))
+    if not args.sweep and not args.candidate:
+        ap.error("give --sweep, --candidate or both")
+    entries = candidates(args)
     decoders = shipped_decoders(args.models, os.path.join(args.out, "lm"))
     report = {}
-    for size in sorted(history, key=lambda s: [int(x) for x in s.split("x")]):
-        checkpoint = os.path.join(args.sweep, size, "ema16.pt")
-        if not os.path.exists(checkpoint):
-            print(f"{size}: no ema16.pt, left out", file=sys.stderr)
-            continue
+    for size, checkpoint, info in entries:
         folder = os.path.join(args.out, size)
         shutil.rmtree(folder, ignore_errors=True)
         subprocess.run([sys.executable, os.path.join(HERE, "export_latin.py"), "--checkpoint", checkpoint,
@@ -103,23 +155,23 @@ def main():
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         langs = json.load(open(languages_json))["results"]
         english = english_tuning(english_model(args.models, os.path.join(folder, "de"), os.path.join(folder, "en-tuning")))
-        last = history[size]["history"][-1]
         n = len(langs)
         report[size] = {
-            "params": history[size]["params"], "step": last["step"], "greedy": last,
-            "english": english,
+            **info, "english": english,
             "languages": {"count": n, "word_acc": sum(r["word_acc"] for r in langs.values()) / n,
                           "cer": sum(r["cer"] for r in langs.values()) / n,
                           "accented_cer": sum(r["accented_cer"] * r["accented_letters"] for r in langs.values())
                           / max(sum(r["accented_letters"] for r in langs.values()), 1)},
         }
         print(f"{size}: done", file=sys.stderr, flush=True)
-    rows = ["| size | parameters | steps | greedy held-out words (EMA) | English tuning words, LM | English tuning lines CER "
+    rows = ["| network | parameters | steps | greedy held-out words (EMA) | English tuning words, LM | English tuning lines CER "
             "| languages: mean word accuracy | mean CER | CER, accented letters |",
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for size, r in report.items():
         g, e, lg = r["greedy"], r["english"], r["languages"]
-        rows.append(f"| {size} | {r['params']:,} | {r['step']:,} | {100 * g.get('ema_word_acc', g['word_acc']):.1f}% | "
+        greedy = g.get("ema_word_acc", g.get("word_acc"))
+        greedy = "–" if greedy is None else f"{100 * greedy:.1f}%"
+        rows.append(f"| {size} | {r['params']:,} | {r['step']:,} | {greedy} | "
                     f"{100 * e['words']['word_acc']:.1f}% | {100 * e['lines']['cer']:.2f}% | {100 * lg['word_acc']:.1f}% "
                     f"({lg['count']}) | {100 * lg['cer']:.2f}% | {100 * lg['accented_cer']:.1f}% |")
     table = "\n".join(rows)

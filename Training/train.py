@@ -199,6 +199,7 @@ def training_stream(args, step: int) -> tuple[data.TrainingStream, list, list]:
         mix = tuple((k, v * (1 - m)) for k, v in mix) + (("accent", 0.4 * m), ("composed", 0.25 * m), ("langhershey", 0.35 * m))
     stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + step, mix=mix, warmup_samples=warmup)
     stream.languages = sources
+    stream.warp_share = args.warp
     return stream, words_val, lang_val
 
 
@@ -241,6 +242,9 @@ def add_training_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--synthetic", type=float, default=0.1,
                     help="share of synthetic Hershey-font ink in the mix (taken from the real words' share)")
     ap.add_argument("--warmup-steps", type=int, default=1500, help="steps of short inks first (curriculum)")
+    ap.add_argument("--warp", type=float, default=0.0,
+                    help="share of training inks given data.warp's smooth elastic warp and per-stroke jitter "
+                         "before the usual affine augmentation (0: none, as before 2026-11-26)")
     ap.add_argument("--checkpoint-minutes", type=float, default=10.0)
     ap.add_argument("--data", default=data.DEFAULT_DATA)
     ap.add_argument("--ema", type=float, default=0.999,

@@ -83,7 +83,6 @@ class LetterBox:
 def _shape(mark: str, rng: random.Random) -> list[np.ndarray]:
     """The mark's strokes in x-height units, anchored at (0, 0): above-marks extend upwards (y < 0)
     from their lowest point, below-marks downwards."""
-    u = rng.uniform
     if mark == "acute":
         return [np.array([[0.16, -0.34], [-0.1, 0.0]]) if rng.random() < 0.7 else np.array([[-0.1, 0.0], [0.16, -0.34]])]
     if mark == "grave":

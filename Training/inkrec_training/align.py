@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .features import ink_features, line_height, quantile, resample_stroke, STEPS_PER_LINE_HEIGHT
+from .features import ink_features, line_height, resample_stroke, STEPS_PER_LINE_HEIGHT
 from .metrics import edit_distance, greedy_decode
 from . import charset
 

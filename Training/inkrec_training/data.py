@@ -118,6 +118,54 @@ def augment(strokes: list, rng: random.Random) -> list:
     return out
 
 
+def warp(strokes: list, rng: random.Random, share: float = 0.7) -> list:
+    """Smooth, label-keeping distortions that one affine transform of the whole ink cannot make, for
+    ``share`` of the inks (the others come back unchanged):
+
+    - an elastic warp along the line (``h`` = the ink's 5–95% height): letters widened and narrowed by
+      ``x + a·sin(2πx/λ + φ)`` (slope at most 0.3, so strokes never fold back), the baseline waving by up
+      to 0.06 h, letter size growing and shrinking by up to 10% and the slant drifting by up to ±0.12
+      along the line, each with its own wavelength of 1.5–6 h;
+    - for half of those inks, each stroke moved on its own: up to about 0.02 h of offset, 0.03 rad of
+      rotation and 3% of scale about its centre (a dot, a cross-bar, an accent placed a little off).
+
+    Applied before ``augment``; all random numbers come from ``rng``."""
+    if rng.random() >= share:
+        return strokes
+    allp = np.concatenate(strokes, axis=0)
+    h = max(quantile(allp[:, 1], 0.95) - quantile(allp[:, 1], 0.05), 1e-6)
+    cy = float(np.median(allp[:, 1]))
+    x0 = float(allp[:, 0].min())
+
+    def wave(max_amp: float, lo: float = 1.5, hi: float = 6.0):
+        lam = rng.uniform(lo, hi) * h
+        return rng.uniform(0.0, max_amp), 2 * np.pi / lam, rng.uniform(0.0, 2 * np.pi)
+
+    ax, kx, px = wave(1.0)
+    ax = min(ax * h, 0.3 / kx)            # |d(x')/dx - 1| <= 0.3: monotone in x
+    ay, ky, py = wave(0.06)
+    az, kz, pz = wave(0.10)
+    asl, ks, ps = wave(0.12)
+    per_stroke = rng.random() < 0.5
+    nrng = np.random.default_rng(rng.getrandbits(32))
+    out = []
+    for st in strokes:
+        p = np.array(st, dtype=np.float64)
+        if per_stroke:
+            c = p[:, :2].mean(axis=0)
+            t = nrng.normal(0.0, 0.03)
+            sc = float(np.exp(nrng.normal(0.0, 0.03)))
+            r = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) * sc
+            p[:, :2] = (p[:, :2] - c) @ r.T + c + nrng.normal(0.0, 0.015 * h, size=2)
+        x = p[:, 0] - x0
+        y = p[:, 1]
+        nx = p[:, 0] + ax * np.sin(kx * x + px) + asl * np.sin(ks * x + ps) * (cy - y)
+        ny = cy + (y - cy) * (1.0 + az * np.sin(kz * x + pz)) + ay * h * np.sin(ky * x + py)
+        p[:, 0], p[:, 1] = nx, ny
+        out.append(p)
+    return out
+
+
 def synthetic_line(words: list[Item], rng: random.Random) -> tuple[list, str]:
     """Lay out words of one writer (same tablet units) left to right on a jittered baseline."""
     heights = [max(quantile(np.concatenate(w.strokes)[:, 1], 0.95) - quantile(np.concatenate(w.strokes)[:, 1], 0.05), 1.0)
@@ -157,6 +205,7 @@ class TrainingStream:
         if dict(mix).get("hershey", 0.0) > 0:
             from . import synthetic
             self.synthetic_words = synthetic.word_list()
+        self.warp_share = 0.0  # share of inks that `warp` distorts before `augment` (train.py --warp)
         self.languages = None  # a languages.LanguageSources for the kinds "accent", "composed", "langhershey"
         self.kinds = [k for k, _ in mix]
         self.weights = [p for _, p in mix]
@@ -191,6 +240,8 @@ class TrainingStream:
             src = {"word": self.words, "text": self.texts, "char": self.chars}.get(kind) or self.words
             it = rng.choice(src)
             strokes, label = it.strokes, it.label
+        if self.warp_share > 0:
+            strokes = warp(strokes, rng, self.warp_share)
         strokes = augment(strokes, rng)
         area = None
         if rng.random() < 0.3:
