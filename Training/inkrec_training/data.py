@@ -126,8 +126,9 @@ def warp(strokes: list, rng: random.Random, share: float = 0.7) -> list:
       ``x + a·sin(2πx/λ + φ)`` (slope at most 0.3, so strokes never fold back), the baseline waving by up
       to 0.06 h, letter size growing and shrinking by up to 10% and the slant drifting by up to ±0.12
       along the line, each with its own wavelength of 1.5–6 h;
-    - for half of those inks, each stroke moved on its own: up to about 0.02 h of offset, 0.03 rad of
-      rotation and 3% of scale about its centre (a dot, a cross-bar, an accent placed a little off).
+    - for half of those inks, each stroke moved on its own (standard deviations): 0.015 h of offset,
+      0.03 rad of rotation and 3% of scale about its centre (a dot, a cross-bar, an accent placed a
+      little off).
 
     Applied before ``augment``; all random numbers come from ``rng``."""
     if rng.random() >= share:
