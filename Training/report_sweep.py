@@ -91,10 +91,10 @@ def shipped_checkpoint(models: str, path: str) -> str:
     from inkrec_training.model import InkRecNet
     charset.select("latin")
     manifest = json.load(open(os.path.join(models, "manifest.json")))
-    net = next(m["network"] for m in manifest["models"] if m.get("network", "").startswith("latn-"))
-    cfg = json.load(open(os.path.join(models, "de", "config.json")))["network"]
+    latin = next(m for m in manifest["models"] if m.get("network", "").startswith("latn-"))
+    cfg = json.load(open(os.path.join(models, latin["identifier"], "config.json")))["network"]
     model = InkRecNet(FEATURE_DIM, cfg["hidden"], cfg["layers"], charset.NUM_CLASSES, cfg.get("reduceAfter", 1))
-    weights = train.initial_weights(os.path.join(models, net, "weights.safetensors"), model)
+    weights = train.initial_weights(os.path.join(models, latin["network"], "weights.safetensors"), model)
     torch.save({"model": weights, "config": model.config(), "charset": "latin", "state": {"step": 0, "history": []}}, path)
     return path
 
@@ -113,6 +113,7 @@ def candidates(args) -> list[tuple[str, str, dict]]:
             last = history[size]["history"][-1]
             rows.append((size, checkpoint, {"params": history[size]["params"], "step": last["step"], "greedy": last}))
     import torch
+    from export import checkpoint_weights
     for spec in args.candidate or []:
         name, sep, path = spec.partition("=")
         if not sep or not name or "/" in name or name in {r[0] for r in rows}:
@@ -121,7 +122,7 @@ def candidates(args) -> list[tuple[str, str, dict]]:
             os.makedirs(args.out, exist_ok=True)
             path = shipped_checkpoint(args.models, os.path.join(args.out, f"{name}.pt"))
         ck = torch.load(path, weights_only=False, map_location="cpu")
-        weights = ck["ema"] if "ema" in ck else ck["model"]
+        weights = checkpoint_weights(ck)
         state = ck.get("state", {})
         history = state.get("history") or [{}]
         rows.append((name, path, {"params": sum(v.numel() for v in weights.values()),
