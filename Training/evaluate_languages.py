@@ -189,7 +189,7 @@ def write_readme_table(results: dict, args) -> None:
     from export_latin import LANGUAGE_MODELS
     path = os.path.join(ROOT, "README.md")
     text = open(path, encoding="utf-8").read()
-    marker = "<!-- languages-table -->"
+    marker, end = "<!-- languages-table -->", "<!-- /languages-table -->"
     rows = ["| model | language | also matches | language model | words right | CER | CER, accented letters |",
             "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for ident, r in results.items():
@@ -201,10 +201,11 @@ def write_readme_table(results: dict, args) -> None:
     table = (f"{marker}\n{chr(10).join(rows)}\n\nComposed words of {r['writers']} held-out writers, {r['words']} per "
              f"language, with each model's LM (`python3 Training/evaluate_languages.py --words {args.words} --readme`). "
              "Region tags match the model of their language (`de-AT` → `de`, `pt-BR` → `pt`, `fr-CA` → `fr`); "
-             "`de-CH` has its own LM (ss for ß).\n\n")
+             f"`de-CH` has its own LM (ss for ß).\n{end}\n")
     a = text.index(marker)
-    b = text.index("\n## ", a)
-    text = text[:a] + table + text[b + 1:]
+    # the generated part ends at its end marker (the Japanese and Chinese paragraph follows it), else at the next section
+    b = text.index(end, a) + len(end) + 1 if end in text[a:] else text.index("\n## ", a)
+    text = text[:a] + table + text[b:]
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
 
