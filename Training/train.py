@@ -293,6 +293,11 @@ def main():
     ap.add_argument("--init-from", help="start a new run from exported weights (a model directory's "
                     "weights.safetensors, e.g. Models/en-US/weights.safetensors; 8-bit files are dequantized) "
                     "instead of random ones")
+    ap.add_argument("--distil-from", default="",
+                    help="comma-separated exported model directories (e.g. Models/en-US,Models/de) whose mean "
+                         "per-frame distribution the network also learns, on the items whose label they can write "
+                         "(inkrec_training/distil.py)")
+    ap.add_argument("--distil-weight", type=float, default=1.0, help="weight of the distillation loss beside CTC")
     add_training_arguments(ap)
     args = ap.parse_args()
     set_up(args)
@@ -331,6 +336,12 @@ def main():
     n_params = sum(p.numel() for p in model.parameters())
     print(f"model: {model.config()} params={n_params}", flush=True)
 
+    teacher = None
+    if args.distil_from:
+        from inkrec_training.distil import Teacher
+        teacher = Teacher(args.distil_from.split(","), charset.CHARACTERS, args.reduce_after, device)
+        print(f"distilling from {args.distil_from} (weight {args.distil_weight:g}) on labels of "
+              f"{int(teacher.covered.sum()) - 1} characters", flush=True)
     stream, words_val, lang_val = training_stream(args, state["step"])
     if ema is not None:
         ema = {k: v.to(device) for k, v in ema.items()}
@@ -346,7 +357,7 @@ def main():
     counts = {"fresh": 0, "replayed": 0}
     start = time.time() - state["elapsed"]
     last_ckpt = time.time()
-    losses = []
+    losses, kd_losses = [], []
 
     def save():
         ck = {"model": {k: v.cpu() for k, v in model.state_dict().items()}, "opt": opt.state_dict(), "state": state,
@@ -367,6 +378,11 @@ def main():
             g["lr"] = lr
         lp, out_len = model(x.to(device), lengths)
         loss = ctc(lp.transpose(0, 1), targets.to(device), out_len, target_lengths)
+        if teacher is not None:
+            kd = teacher.loss(lp, teacher.log_probs(x.to(device), lengths), out_len,
+                              teacher.item_mask(targets, target_lengths))
+            kd_losses.append(kd.detach())
+            loss = loss + args.distil_weight * kd
         opt.zero_grad()
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -379,7 +395,10 @@ def main():
             mean = torch.stack(losses).float().mean().item()
             losses = []
             replayed = f"; batches fresh {counts['fresh']} replayed {counts['replayed']}" if args.replay > 1 else ""
-            print(f"step {state['step']} {state['elapsed'] / 60:.1f}min loss {mean:.3f} lr {lr:.2e}{replayed}", flush=True)
+            distilled = f" (distillation {torch.stack(kd_losses).float().mean().item():.3f})" if kd_losses else ""
+            kd_losses = []
+            print(f"step {state['step']} {state['elapsed'] / 60:.1f}min loss {mean:.3f}{distilled} lr {lr:.2e}{replayed}",
+                  flush=True)
         done = state["elapsed"] >= state["budget"]
         if done or time.time() - last_ckpt > args.checkpoint_minutes * 60:
             state["history"].append(validation_entry(model, ema, words_val, lang_val, state, device))

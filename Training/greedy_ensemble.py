@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Greedy figures of exported models alone and averaged per frame, on the held-out writers' *tuning* words.
+
+    python3 Training/greedy_ensemble.py --models Models/en-US,Models/de       # about 2 minutes on 2 cores
+
+Each model's greedy CTC reading (PyTorch, 8-bit weights dequantized), then the teachers of ``distil.Teacher``
+over the same models: their log-probabilities averaged per frame over the characters all of them have (what
+``train.py --distil-from`` teaches). Word accuracy and CER over the tuning slice of ``evaluate.held_out_sets``
+(never the reported words). Without a language model: a quick look at whether the models err on different
+words, not a figure for a card.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from evaluate import held_out_sets  # noqa: E402
+from inkrec_training.distil import Teacher  # noqa: E402
+from inkrec_training.features import FEATURE_SCHEME, STEPS_PER_LINE_HEIGHT, model_features  # noqa: E402
+from inkrec_training.metrics import edit_distance  # noqa: E402
+
+
+def greedy_text(lp: torch.Tensor, characters: list[str]) -> str:
+    out, prev = [], None
+    for k in lp.argmax(-1).tolist():
+        if k != prev and k != 0:
+            out.append(characters[k - 1])
+        prev = k
+    return "".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", default="Models/en-US,Models/de", help="comma-separated exported model directories")
+    args = ap.parse_args()
+    dirs = args.models.split(",")
+    widest = max(dirs, key=lambda d: len(json.load(open(os.path.join(d, "config.json")))["labels"]))
+    labels = json.load(open(os.path.join(widest, "config.json")))["labels"]
+    singles = [Teacher([d], labels, reduce_after=1) for d in dirs]
+    both = Teacher(dirs, labels, reduce_after=1)
+    _, tune_words, _, _ = held_out_sets()
+    hyps = {name: [] for name in dirs + ["mean of all"]}
+    refs = []
+    features = {"scheme": FEATURE_SCHEME, "stepsPerLineHeight": STEPS_PER_LINE_HEIGHT}  # every Teacher checked it
+    with torch.no_grad():
+        for it in tune_words:
+            f = model_features([s.tolist() for s in it.strokes], features)
+            x, n = torch.from_numpy(f)[None], torch.tensor([len(f)])
+            for d, t in zip(dirs, singles):
+                hyps[d].append(greedy_text(t.log_probs(x, n)[0], labels))
+            hyps["mean of all"].append(greedy_text(both.log_probs(x, n)[0], labels))
+            refs.append(it.label)
+    chars = sum(len(r) for r in refs)
+    print(f"{len(refs)} tuning words, greedy, no language model")
+    for name, h in hyps.items():
+        acc = sum(a == b for a, b in zip(h, refs)) / len(refs)
+        cer = sum(edit_distance(a, b) for a, b in zip(h, refs)) / chars
+        print(f"{name}: words {acc:.1%}, CER {cer:.2%}")
+
+
+if __name__ == "__main__":
+    main()
