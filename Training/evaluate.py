@@ -20,7 +20,6 @@ import sys
 import time
 
 import torch
-from safetensors.torch import load_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, ".."))
@@ -28,7 +27,7 @@ sys.path.insert(0, HERE)
 from inkrec_training import data  # noqa: E402
 from inkrec_training.features import model_features  # noqa: E402
 from inkrec_training.metrics import edit_distance, greedy_decode  # noqa: E402
-from inkrec_training.model import InkRecNet  # noqa: E402
+from inkrec_training.model import InkRecNet, load_exported  # noqa: E402
 
 
 def network(n, state_dict):
@@ -40,19 +39,16 @@ def network(n, state_dict):
 
 
 def load_model(model_dir):
-    with open(os.path.join(model_dir, "config.json")) as f:
-        cfg = json.load(f)
+    """The model directory's network (8-bit weights dequantized: greedy figures keep the activations in float;
+    the beam-search figures come from the engine, which runs the 8-bit network itself) in eval mode, and its
+    config; the charset module switched to the model's labels, which greedy decoding reads."""
+    net, cfg = load_exported(model_dir)
     from inkrec_training import charset
-    for name, chars in charset.SETS.items():  # greedy decoding reads the charset module
+    for name, chars in charset.SETS.items():
         if chars == cfg["labels"]:
             charset.select(name)
-    tensors = load_file(os.path.join(model_dir, cfg["network"]["weights"]))
-    if cfg["network"].get("precision") == "int8":
-        # Greedy figures use the 8-bit weights dequantized (the activations in float); the beam-search
-        # figures come from the engine, which runs the 8-bit network itself.
-        from inkrec_training.quantize import dequantize_state
-        tensors = dequantize_state(tensors)
-    return network(cfg["network"], {k: v.float() for k, v in tensors.items()}), cfg
+    net.eval()
+    return net, cfg
 
 
 def load_checkpoint(path):

@@ -23,16 +23,7 @@ sys.path.insert(0, HERE)
 from evaluate import held_out_sets  # noqa: E402
 from inkrec_training.distil import Teacher  # noqa: E402
 from inkrec_training.features import FEATURE_SCHEME, STEPS_PER_LINE_HEIGHT, model_features  # noqa: E402
-from inkrec_training.metrics import edit_distance  # noqa: E402
-
-
-def greedy_text(lp: torch.Tensor, characters: list[str]) -> str:
-    out, prev = [], None
-    for k in lp.argmax(-1).tolist():
-        if k != prev and k != 0:
-            out.append(characters[k - 1])
-        prev = k
-    return "".join(out)
+from inkrec_training.metrics import edit_distance, greedy_ids  # noqa: E402
 
 
 def main():
@@ -40,21 +31,27 @@ def main():
     ap.add_argument("--models", default="Models/en-US,Models/de", help="comma-separated exported model directories")
     args = ap.parse_args()
     dirs = args.models.split(",")
-    widest = max(dirs, key=lambda d: len(json.load(open(os.path.join(d, "config.json")))["labels"]))
-    labels = json.load(open(os.path.join(widest, "config.json")))["labels"]
+    labels = []
+    for d in dirs:  # the widest model's characters index the columns
+        with open(os.path.join(d, "config.json"), encoding="utf-8") as f:
+            labels = max(labels, json.load(f)["labels"], key=len)
     singles = [Teacher([d], labels, reduce_after=1) for d in dirs]
     both = Teacher(dirs, labels, reduce_after=1)
     _, tune_words, _, _ = held_out_sets()
     hyps = {name: [] for name in dirs + ["mean of all"]}
     refs = []
     features = {"scheme": FEATURE_SCHEME, "stepsPerLineHeight": STEPS_PER_LINE_HEIGHT}  # every Teacher checked it
+
+    def text(log_probs: torch.Tensor) -> str:
+        return "".join(labels[k - 1] for k in greedy_ids(log_probs.numpy()))
+
     with torch.no_grad():
         for it in tune_words:
             f = model_features([s.tolist() for s in it.strokes], features)
             x, n = torch.from_numpy(f)[None], torch.tensor([len(f)])
             for d, t in zip(dirs, singles):
-                hyps[d].append(greedy_text(t.log_probs(x, n)[0], labels))
-            hyps["mean of all"].append(greedy_text(both.log_probs(x, n)[0], labels))
+                hyps[d].append(text(t.log_probs(x, n)[0]))
+            hyps["mean of all"].append(text(both.log_probs(x, n)[0]))
             refs.append(it.label)
     chars = sum(len(r) for r in refs)
     print(f"{len(refs)} tuning words, greedy, no language model")

@@ -376,10 +376,11 @@ def main():
         lr = learning_rate(args, state)
         for g in opt.param_groups:
             g["lr"] = lr
-        lp, out_len = model(x.to(device), lengths)
+        x = x.to(device)
+        lp, out_len = model(x, lengths)
         loss = ctc(lp.transpose(0, 1), targets.to(device), out_len, target_lengths)
         if teacher is not None:
-            kd = teacher.loss(lp, teacher.log_probs(x.to(device), lengths), out_len,
+            kd = teacher.loss(lp, teacher.log_probs(x, lengths), out_len,
                               teacher.item_mask(targets, target_lengths))
             kd_losses.append(kd.detach())
             loss = loss + args.distil_weight * kd

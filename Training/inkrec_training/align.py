@@ -132,16 +132,8 @@ def load_boxes(path: str) -> dict:
 
 
 def load_reference_model(weights: str):
-    """The exported network (e.g. ``Models/en-US/weights.safetensors``) as an ``InkRecNet`` in float32."""
-    import json
+    """The exported network (e.g. ``Models/en-US/weights.safetensors``, read with the ``config.json`` beside it)
+    as an ``InkRecNet`` in float32 (``model.load_exported``)."""
     import os
-    from safetensors.torch import load_file
-    from .model import InkRecNet
-    cfg = json.load(open(os.path.join(os.path.dirname(weights), "config.json")))["network"]
-    net = InkRecNet(cfg["inputDim"], cfg["hidden"], cfg["layers"], cfg["numClasses"], cfg["reduceAfter"], cfg["head"])
-    tensors = load_file(weights)
-    if cfg.get("precision") == "int8":  # 8-bit weights: dequantized (the activations stay float here)
-        from .quantize import dequantize_state
-        tensors = dequantize_state(tensors)
-    net.load_state_dict({k: v.float() for k, v in tensors.items()})
-    return net
+    from .model import load_exported
+    return load_exported(os.path.dirname(weights), weights)[0]

@@ -18,27 +18,15 @@ valid frames of the distilled items.
 """
 from __future__ import annotations
 
-import json
-import os
-
 import torch
 
 from .features import FEATURE_DIM, FEATURE_SCHEME, STEPS_PER_LINE_HEIGHT
-from .model import InkRecNet
+from .model import InkRecNet, load_exported
 
 
 def load_teacher(model_dir: str) -> tuple[InkRecNet, dict]:
-    """The network of an exported model directory (8-bit weights dequantized) in eval mode, and its config."""
-    from safetensors.torch import load_file
-    from .quantize import dequantize_state
-    with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as f:
-        cfg = json.load(f)
-    n = cfg["network"]
-    weights = load_file(os.path.join(model_dir, n["weights"]))
-    if n.get("precision") == "int8":
-        weights = dequantize_state(weights)
-    net = InkRecNet(n["inputDim"], n["hidden"], n["layers"], n["numClasses"], n["reduceAfter"], head=n.get("head", "ctc"))
-    net.load_state_dict({k: v.float() for k, v in weights.items()})
+    """The network of an exported model directory (``model.load_exported``), frozen in eval mode, and its config."""
+    net, cfg = load_exported(model_dir)
     net.eval()
     for p in net.parameters():
         p.requires_grad_(False)

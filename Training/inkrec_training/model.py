@@ -143,3 +143,24 @@ def widen_hidden(weights: dict, hidden: int, layers: int, reduce_after: int, noi
     cols, scale = reader_columns(layers)
     new["head.weight"] = weights["head.weight"][:, cols] * scale
     return new
+
+
+def load_exported(model_dir: str, weights: str | None = None) -> tuple[InkRecNet, dict]:
+    """The network of an exported model directory as an ``InkRecNet`` in float32, and its ``config.json``.
+
+    The weights are the file the config names (relative to ``model_dir``), or ``weights`` when given; 8-bit
+    files (``precision: int8``) are dequantized (the activations stay float here). The network is in train mode,
+    as ``InkRecNet`` starts."""
+    import json
+    import os
+    from safetensors.torch import load_file
+    from .quantize import dequantize_state
+    with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as f:
+        cfg = json.load(f)
+    n = cfg["network"]
+    tensors = load_file(weights or os.path.join(model_dir, n["weights"]))
+    if n.get("precision") == "int8":
+        tensors = dequantize_state(tensors)
+    net = InkRecNet(n["inputDim"], n["hidden"], n["layers"], n["numClasses"], n["reduceAfter"], head=n.get("head", "ctc"))
+    net.load_state_dict({k: v.float() for k, v in tensors.items()})
+    return net, cfg
