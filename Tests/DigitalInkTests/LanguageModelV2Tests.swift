@@ -145,4 +145,50 @@ struct LanguageModelV2Tests {
             }
         }
     }
+
+    /// A hand-written INKLM2 file of order 2 over BOS, "a", "b": order 1 with a log-probability and a backoff
+    /// codebook of one value each; order 2 the children `childCounts` (one LEB128 count per order-1 entry)
+    /// with `symbols` and log-probability `codes` into a codebook of `bookSize` values.
+    static func handWritten(childCounts: [UInt8] = [0, 2, 0], symbols: [UInt8] = [1, 2], codes: [UInt8] = [0, 0],
+                            bookSize: UInt32 = 1) -> Data {
+        var b = [UInt8]("INKLM2\0\0".utf8)
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { b += $0 } }
+        func f32(_ v: Float) { u32(v.bitPattern) }
+        u32(2); u32(3); f32(-20)            // order, symbols (BOS included), unknown-symbol log-probability
+        b += [1] + Array("a".utf8) + [1] + Array("b".utf8)
+        u32(3); b += [1, 1, 0, 0]           // order 1: 3 entries, 1-byte codes for both, reserved
+        u32(1); f32(-1.0); u32(1); f32(-0.25)
+        b += [0, 0, 0, 0, 0, 0]             // log-probability and backoff codes
+        u32(UInt32(symbols.count)); b += [1, 0, 0, 0]  // order 2: no backoffs
+        u32(bookSize); for i in 0..<bookSize { f32(-0.5 - Float(i)) }
+        b += childCounts + symbols + codes
+        return Data(b)
+    }
+
+    @Test("a hand-written file reads as written; children out of order, counts that do not add up and codes outside their codebook are typed errors")
+    func handWrittenTrieLevels() throws {
+        let lm = try CharacterNgramModel(data: Self.handWritten())
+        #expect(lm.order == 2 && lm.symbolCount == 3 && lm.alphabet == ["a", "b"])
+        #expect(lm.hasPrefixProperty)
+        let afterA = lm.startState(preContext: [1])
+        #expect(lm.score(1, after: afterA).logProbability == -0.5)   // "a a" is stored
+        #expect(lm.score(2, after: afterA).logProbability == -0.5)   // "a b" is stored
+        let afterB = lm.startState(preContext: [2])
+        #expect(lm.score(1, after: afterB).logProbability == -1.25)  // backoff of "b" + unigram "a"
+        let cases: [(Data, String)] = [
+            (Self.handWritten(symbols: [2, 1]), "not ascending"),
+            (Self.handWritten(symbols: [1, 3]), "not ascending"),          // symbol 3 of 3: out of range
+            (Self.handWritten(childCounts: [0, 1, 0], symbols: [1, 2]), "child counts sum"),
+            (Self.handWritten(childCounts: [0, 3, 0], symbols: [1, 2]), "children"),
+            (Self.handWritten(childCounts: [0, 0x81, 0x80, 0x80], symbols: [1, 2]), "longer than 3 bytes"),
+            (Self.handWritten(codes: [0, 1]), "outside its codebook"),
+            (Self.handWritten(codes: [0, 2], bookSize: 2), "entry 1: log-probability code 2"),
+        ]
+        for (data, reason) in cases {
+            do { _ = try CharacterNgramModel(data: data); Issue.record("accepted: \(reason)") } catch {
+                guard case .modelCorrupt(_, let r) = error else { Issue.record("\(error)"); continue }
+                #expect(r.contains(reason), "\(r) should mention \(reason)")
+            }
+        }
+    }
 }

@@ -47,25 +47,19 @@ extension CharacterNgramTables {
                 k = try readChildren(&r, parents: keys[n - 2], count: count, symbols: symbols, symbolWidth: symbolWidth,
                                      bits: bits, order: n)
             }
-            let lpCodes = try r.codes(count, width: lpWidth)
-            for i in 0..<count where Int(lpCodes[i]) >= lpBook.count {
-                throw r.corrupt("order \(n) entry \(i): log-probability code \(lpCodes[i]) outside its codebook")
-            }
-            let lp = LMValues(codes: lpCodes, width: lpWidth, book: lpBook)
+            let lp = try readValues(&r, count: count, width: lpWidth, book: lpBook, order: n, what: "log-probability")
             var bo = LMValues(constant: 0)
             if boWidth > 0 {
-                let boCodes = try r.codes(count, width: boWidth)
-                for i in 0..<count where Int(boCodes[i]) >= boBook.count {
-                    throw r.corrupt("order \(n) entry \(i): backoff code \(boCodes[i]) outside its codebook")
-                }
-                bo = LMValues(codes: boCodes, width: boWidth, book: boBook)
+                bo = try readValues(&r, count: count, width: boWidth, book: boBook, order: n, what: "backoff")
             }
             keys.append(k); lps.append(lp); bows.append(bo)
             k = []
         }
         guard r.remaining == 0 else { throw r.corrupt("\(r.remaining) unexpected bytes at the end") }
+        // Every key of order n ≥ 2 is a child of a key of order n − 1 (readChildren): prefix-closed.
         return CharacterNgramTables(order: order, symbolCount: symbols, bits: bits, alphabet: alphabet,
-                                    unknownLogProbability: unknown, keys: keys, logProbs: lps, logBackoffs: bows)
+                                    unknownLogProbability: unknown, keys: keys, logProbs: lps, logBackoffs: bows,
+                                    isPrefixClosed: true)
     }
 
     /// `count` symbol texts: a UInt8 byte length (at least 1), then that many bytes of UTF-8; all
@@ -103,36 +97,74 @@ extension CharacterNgramTables {
         return book
     }
 
+    /// `count` codes of `width` bytes into `book`, each checked to be inside it.
+    private static func readValues(_ r: inout LMByteReader, count: Int, width: Int, book: [Float], order n: Int,
+                                   what: String) throws(DigitalInkError) -> LMValues {
+        if width == 1 {
+            let codes = try r.rawBytes(count)
+            if let top = codes.max(), Int(top) >= book.count {
+                let i = codes.firstIndex { Int($0) >= book.count }!
+                throw r.corrupt("order \(n) entry \(i): \(what) code \(codes[i]) outside its codebook")
+            }
+            return LMValues(codes8: codes, book: book)
+        }
+        let codes = try r.codes(count, width: width)
+        if let top = codes.max(), Int(top) >= book.count {
+            let i = codes.firstIndex { Int($0) >= book.count }!
+            throw r.corrupt("order \(n) entry \(i): \(what) code \(codes[i]) outside its codebook")
+        }
+        return LMValues(codes16: codes, book: book)
+    }
+
     /// The keys of one trie level: a LEB128 child count per parent (summing to `count`), then the
     /// children's symbols, ascending and in 1..<symbols within each parent.
     private static func readChildren(_ r: inout LMByteReader, parents: [UInt64], count: Int, symbols: Int, symbolWidth: Int,
                                      bits: Int, order n: Int) throws(DigitalInkError) -> [UInt64] {
-        var children = [Int](repeating: 0, count: parents.count)
+        let children = try r.varints(parents.count)
         var total = 0
-        for p in parents.indices {
-            let c = try r.varint()
+        for (p, c) in children.enumerated() {
             guard c < symbols, total + c <= count else {
                 throw r.corrupt("order \(n): parent \(p) has \(c) children, more than its symbols or the order's \(count) entries")
             }
-            children[p] = c
             total += c
         }
         guard total == count else { throw r.corrupt("order \(n): child counts sum to \(total), not \(count)") }
         let syms = try r.codes(count, width: symbolWidth)
-        var keys = [UInt64](repeating: 0, count: count)
-        var i = 0
-        for p in parents.indices where children[p] > 0 {
-            var previous = 0
-            for _ in 0..<children[p] {
-                let s = Int(syms[i])
-                guard s > previous, s < symbols else {
-                    throw r.corrupt("order \(n) entry \(i): symbol \(s) not ascending within its context or out of range")
+        var bad: Int? = nil
+        let keys = [UInt64](unsafeUninitializedCapacity: count) { out, initialized in
+            (initialized, bad) = parents.withUnsafeBufferPointer { parents in
+                children.withUnsafeBufferPointer { children in
+                    syms.withUnsafeBufferPointer { syms in
+                        childKeys(parents: parents, children: children, symbols: syms, limit: symbols, bits: bits, into: out)
+                    }
                 }
-                keys[i] = parents[p] << UInt64(bits) | UInt64(s)
-                previous = s
+            }
+        }
+        if let i = bad {
+            throw r.corrupt("order \(n) entry \(i): symbol \(syms[i]) not ascending within its context or out of range")
+        }
+        return keys
+    }
+
+    /// Writes `parent << bits | symbol` for each child into `out` (the children of `parents[p]` are the next
+    /// `children[p]` of `symbols`); returns how many were written and, if one is not ascending within its
+    /// parent or not below `limit`, its index (where it stopped).
+    private static func childKeys(parents: UnsafeBufferPointer<UInt64>, children: UnsafeBufferPointer<Int>,
+                                  symbols: UnsafeBufferPointer<UInt16>, limit: Int, bits: Int,
+                                  into out: UnsafeMutableBufferPointer<UInt64>) -> (written: Int, bad: Int?) {
+        let shift = UInt64(bits)
+        var i = 0
+        for p in 0..<min(parents.count, children.count) where children[p] > 0 {
+            let parent = parents[p] << shift
+            var previous: UInt16 = 0
+            for _ in 0..<children[p] {
+                let symbol = symbols[i]
+                guard symbol > previous, Int(symbol) < limit else { return (i, i) }
+                out[i] = parent | UInt64(symbol)
+                previous = symbol
                 i += 1
             }
         }
-        return keys
+        return (i, nil)
     }
 }

@@ -60,8 +60,9 @@ import Foundation
     /// LM symbol of each class (−1: unknown), set by ``bound(toLabels:)``; nil: classes are LM symbols.
     private var symbolOfClass: [Int32]?
     /// Whether every stored n-gram's prefix (its first n − 1 symbols) is stored too, as in files made
-    /// by `build_lm.py` (checked at load, in one pass over the sorted keys). Lookups then skip the
-    /// orders whose context is known not to be stored (``State/context``), with the same results.
+    /// by `build_lm.py` (INKLM2 by construction: its trie levels store children of stored n-grams;
+    /// INKLM1 checked at load, in one pass over the sorted keys). Lookups then skip the orders whose
+    /// context is known not to be stored (``State/context``), with the same results.
     public let hasPrefixProperty: Bool
     static let bucketBits: UInt64 = 14
 
@@ -112,7 +113,7 @@ import Foundation
         }
         self.starts = starts
         self.shifts = shifts
-        hasPrefixProperty = Self.prefixProperty(keys: t.keys, bits: UInt64(t.bits))
+        hasPrefixProperty = t.isPrefixClosed || Self.prefixProperty(keys: t.keys, bits: UInt64(t.bits))
     }
 
     /// Whether each key of order n ≥ 2, shifted right by `bits` (its prefix), is a key of order

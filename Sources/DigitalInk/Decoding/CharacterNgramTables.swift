@@ -17,6 +17,9 @@ struct CharacterNgramTables: Sendable {
     var keys: [[UInt64]]
     var logProbs: [LMValues]
     var logBackoffs: [LMValues]
+    /// Whether every key of order n ≥ 2 is known, by construction, to extend a key of order n − 1 (INKLM2's
+    /// trie levels); otherwise ``CharacterNgramModel`` checks it at load.
+    var isPrefixClosed: Bool = false
 
     /// Bits per symbol for an alphabet of `symbolCount` symbols (BOS included).
     static func keyBits(symbolCount: Int) -> Int {
@@ -36,16 +39,18 @@ struct LMValues: Sendable {
 
     init(floats: [Float]) { self.floats = floats }
 
-    /// `codes` (each below `book.count`, checked by the reader) of `width` bytes (1 or 2).
-    init(codes: [UInt16], width: Int, book: [Float]) {
+    /// 1-byte `codes`, each below `book.count` (checked by the reader).
+    init(codes8 codes: [UInt8], book: [Float]) {
         self.book = book
-        if width == 1 {
-            codes8 = codes.map { UInt8(truncatingIfNeeded: $0) }
-            kind = 1
-        } else {
-            codes16 = codes
-            kind = 2
-        }
+        codes8 = codes
+        kind = 1
+    }
+
+    /// 2-byte `codes`, each below `book.count` (checked by the reader).
+    init(codes16 codes: [UInt16], book: [Float]) {
+        self.book = book
+        codes16 = codes
+        kind = 2
     }
 
     /// The same value for every entry.

@@ -54,6 +54,37 @@ struct LMByteReader {
         throw corrupt("a count longer than 3 bytes at byte \(position - 3)")
     }
 
+    /// `count` bytes, copied out as they are (1-byte codes and symbols).
+    mutating func rawBytes(_ count: Int) throws(DigitalInkError) -> [UInt8] {
+        guard count >= 0, count <= remaining else { throw corrupt("\(count) bytes do not fit at byte \(position)") }
+        defer { position += count }
+        return Array(bytes[position..<position + count])
+    }
+
+    /// `count` unsigned LEB128 numbers of at most three bytes each (values below 2²¹), as ``varint()``
+    /// reads them one by one.
+    mutating func varints(_ count: Int) throws(DigitalInkError) -> [Int] {
+        guard count >= 0, count <= remaining else { throw corrupt("\(count) counts do not fit at byte \(position)") }
+        var out = [Int](repeating: 0, count: count)
+        var p = position
+        let end = bytes.count
+        for i in 0..<count {
+            var value = 0
+            var done = false
+            for shift in stride(from: 0, to: 21, by: 7) {
+                guard p < end else { throw corrupt("truncated at byte \(p)") }
+                let b = bytes[p]
+                p += 1
+                value |= Int(b & 0x7F) << shift
+                if b & 0x80 == 0 { done = true; break }
+            }
+            guard done else { throw corrupt("a count longer than 3 bytes at byte \(p - 3)") }
+            out[i] = value
+        }
+        position = p
+        return out
+    }
+
     /// `count` unsigned integers of `width` bytes (1 or 2) each.
     mutating func codes(_ count: Int, width: Int) throws(DigitalInkError) -> [UInt16] {
         guard count >= 0, width == 1 || width == 2, count <= remaining / width else {
