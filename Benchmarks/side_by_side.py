@@ -8,7 +8,7 @@ One run measures all three, single-threaded, on the very same inks and the very 
 
 - DigitalInk: ``Benchmarks/.build/release/inkrec-bench-forward`` (built here if missing) times
   ``RecognitionNetwork.logProbabilities`` per ink and dumps its features and log-probabilities;
-- PyTorch: ``InkRecNet`` (Training/inkrec_training/model.py) loaded from Models/en-US/weights.safetensors,
+- PyTorch: ``InkRecNet`` (Training/inkrec_training/model.py) loaded from the weights Models/en-US/config.json names,
   run for one sequence (batch 1, the LSTM modules called on the unpacked tensor: the same as the
   packed path for batch 1);
 - ONNX Runtime: that module exported to ONNX (opset 17, ONNX ``LSTM`` ops, dynamic time axis),

@@ -261,7 +261,7 @@ def write_card(args, results, n_words, n_writers, n_lines, checkpoint):
         status = (f"""This model does **not** yet meet the project's target for `en-US` (word accuracy of at least 80% and
 CER under 10% on held-out writers' words, with the language model): it reaches {pct(best['word_acc'])} word
 accuracy ({'met' if best['word_acc'] >= 0.8 else 'missed'}) and {pct(best['cer'])} CER ({'met' if best['cer'] < 0.1 else 'missed'}).
-Continue with `python3 Training/train.py --init-from Models/en-US/weights.safetensors …` (see
+Continue with `python3 Training/train.py --init-from Models/latn-bilstm96x3/weights.safetensors --charset latin …` (see
 `Training/README.md`), on a GPU when one is available, or try a larger network there.""")
     rows = []
     for name, label in (("words", f"{n_words} words"), ("lines", f"{n_lines} lines")):

@@ -71,7 +71,7 @@ def main():
              and w.label.isalpha() and 4 <= len(w.label) <= 9]
     rng.shuffle(words)
     words = words[:800]
-    boxes = align.letter_boxes(align.load_reference_model(os.path.join(HERE, "..", "Models", "en-US", "weights.safetensors")), words)
+    boxes = align.letter_boxes(align.load_reference_model(os.path.join(HERE, "..", "Models", "en-US")), words)
     langs = ["pl", "cs", "de", "fr", "tr", "ro", "hu", "lv", "is", "es"]
     tables = {l: accents.substitution_table(l, 20000) for l in langs}
     rows = []

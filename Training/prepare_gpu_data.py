@@ -54,7 +54,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "work", "latn-gpu"))
     ap.add_argument("--data", default=data.DEFAULT_DATA, help="the folder holding unipen/*.jsonl.gz")
     ap.add_argument("--languages", default="all", help="wordfreq codes (or 'all', or '' for an English-only run)")
-    ap.add_argument("--align-with", default=os.path.join(HERE, "..", "Models", "en-US", "weights.safetensors"))
+    ap.add_argument("--align-with", default=os.path.join(HERE, "..", "Models", "en-US"),
+                    help="the model (directory, or weights file with its config.json beside it) that aligns the letters")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     import torch

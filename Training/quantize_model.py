@@ -4,12 +4,19 @@
     python3 Training/quantize_model.py --model Models/en-US --out /tmp/en-US-int8
     python3 Training/quantize_model.py --model Models/en-US --out /tmp/en-US-int8 --golden \
         Tests/DigitalInkTests/Fixtures/model-golden-int8.json
+    python3 Training/quantize_model.py --golden-of Models/en-US   # the golden files of an 8-bit model as shipped
 
 Copies every file of `--model` to `--out` (a different directory), writes `weights.safetensors` with I8
 tensors and their `.scale`s, and sets `network.precision` to `"int8"` in `config.json`. `--golden` writes
 the reference log-probabilities of the float golden file's inks (`model-golden.json`) under the 8-bit
 model, computed by `quantize.QuantizedNet` (the engine must reproduce them; see NetworkGoldenTests), and a
 kernel fixture with exact integer sums (`--kernel-golden`).
+
+`--golden-of DIR` rewrites both golden files for an 8-bit model directory as it is (its config names the
+weights, e.g. en-US on the shared Latin network, `../latn-bilstm96x3/weights.safetensors`): the same inks and
+features; in `model-golden.json` the log-probabilities of the weights dequantized to float (what a float model
+of these weights computes; the engine checks them only for float models), in `model-golden-int8.json` those of
+`quantize.QuantizedNet` (the engine reproduces them within 2e-3).
 """
 from __future__ import annotations
 
@@ -62,6 +69,33 @@ def write_golden(q: dict, path: str) -> None:
     print(f"wrote {path} ({len(cases)} inks)")
 
 
+def golden_of(model_dir: str) -> None:
+    """Both golden files for the 8-bit model directory ``model_dir`` (see the module docstring)."""
+    from inkrec_training.features import model_features
+    from inkrec_training.model import load_exported
+    config = json.load(open(os.path.join(model_dir, "config.json")))
+    if config["network"].get("precision") != "int8":
+        raise SystemExit(f"{model_dir}: not an 8-bit model (export.py writes the golden file of a float one)")
+    tensors = load_file(os.path.join(model_dir, config["network"]["weights"]))
+    float_net, _ = load_exported(model_dir)
+    float_net.eval()
+    path = os.path.join(FIXTURES, "model-golden.json")
+    src = json.load(open(path))
+    for c in src["cases"]:
+        strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in c["ink"]["strokes"]]
+        feats = model_features(strokes, config["features"])
+        if feats.shape != (len(c["features"]), 4) or abs(feats - torch.tensor(c["features"]).numpy()).max() > 1e-5:
+            raise SystemExit(f"{c['id']}: the features differ from the golden file's (another feature scheme?)")
+        with torch.no_grad():
+            lp, _ = float_net(torch.tensor(c["features"], dtype=torch.float32)[None], torch.tensor([len(c["features"])]))
+        c["logProbs"] = lp[0].numpy().astype(float).tolist()
+    src["model"] = config["identifier"]
+    with open(path, "w") as f:
+        json.dump(src, f)
+    print(f"wrote {path} ({len(src['cases'])} inks, {config['network']['numClasses']} classes)")
+    write_golden({"tensors": tensors, "config": config}, os.path.join(FIXTURES, "model-golden-int8.json"))
+
+
 def write_kernel_golden(path: str, seed: int = 7) -> None:
     """Random int8 weights, float inputs and bias; the exact quantized rows, integer sums and outputs."""
     g = torch.Generator().manual_seed(seed)
@@ -96,11 +130,17 @@ def write_kernel_golden(path: str, seed: int = 7) -> None:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--model", required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--model")
+    ap.add_argument("--out")
     ap.add_argument("--golden", help="write the 8-bit reference log-probabilities of model-golden.json's inks here")
     ap.add_argument("--kernel-golden", help="write the exact-integer kernel fixture here")
+    ap.add_argument("--golden-of", metavar="DIR", help="rewrite both golden files for this 8-bit model directory")
     args = ap.parse_args()
+    if args.golden_of:
+        golden_of(args.golden_of)
+        return
+    if not (args.model and args.out):
+        ap.error("--model and --out are required (or --golden-of DIR)")
     q = quantize_directory(args.model, args.out)
     if args.golden:
         write_golden(q, args.golden)

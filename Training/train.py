@@ -261,7 +261,7 @@ def add_training_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--mix-languages", type=float, default=0.45,
                     help="share of composed accented ink with --languages: 40%% real words with drawn marks, "
                          "25%% words composed from isolated characters, 35%% Hershey text (taken from the others)")
-    ap.add_argument("--align-with", default="Models/en-US/weights.safetensors",
+    ap.add_argument("--align-with", default="Models/en-US",
                     help="the network that locates letters in real words for drawing marks (forced alignment)")
     ap.add_argument("--boxes", help="the training words' letter boxes saved by prepare_gpu_data.py (instead of "
                                     "aligning them with --align-with at the start)")
@@ -291,7 +291,7 @@ def main():
                     help="on resuming, run a fresh cosine learning-rate schedule over this budget (from --lr down "
                          "to 5%% of it) instead of going on with the run's schedule")
     ap.add_argument("--init-from", help="start a new run from exported weights (a model directory's "
-                    "weights.safetensors, e.g. Models/en-US/weights.safetensors; 8-bit files are dequantized) "
+                    "weights.safetensors, e.g. Models/latn-bilstm96x3/weights.safetensors; 8-bit files are dequantized) "
                     "instead of random ones")
     ap.add_argument("--distil-from", default="",
                     help="comma-separated exported model directories (e.g. Models/en-US,Models/de) whose mean "

@@ -23,7 +23,10 @@ struct ComputeOptionsTests {
         options.compute = ComputeOptions(recurrentKernel: .portable, projectionKernel: .blas)
         let portable = try await DigitalInkRecognizer(options: options).recognize(ink)
         #expect(fast.best?.text == portable.best?.text)
-        #expect(abs((fast.best?.score ?? 0) - (portable.best?.score ?? 1)) < 1e-3)
+        // The 8-bit network's log-probabilities agree within 2e-3 a frame between the kernels (NetworkGoldenTests:
+        // the first layer's float products are summed in another order, and a last-bit difference can move a
+        // per-frame 8-bit activation by one code); a line's score sums over about 125 frames.
+        #expect(abs((fast.best?.score ?? 0) - (portable.best?.score ?? 1)) < 0.1)
         options.compute.blasThreads = 0
         await #expect(throws: DigitalInkError.invalidOption(name: "blasThreads", reason: "0 is outside 1...64")) {
             try await DigitalInkRecognizer(options: options).recognize(ink)

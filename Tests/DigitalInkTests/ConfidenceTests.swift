@@ -40,10 +40,11 @@ struct ConfidenceTests {
         }
         let hello = try await recognizer.recognize(try sample("hello.json").ink)
         #expect(hello.best!.confidence! > 0.7)
-        // The same candidates whatever maxResultCount: the confidence comes from the whole beam.
+        // The same candidates whatever maxResultCount: the confidence comes from the whole beam (the beam
+        // threshold keeps at least as many prefixes as results are asked for, so a far-off prefix may differ).
         options.maxResultCount = 1
         let one = try await DigitalInkRecognizer(options: options).recognize(try sample("hello.json").ink)
-        #expect(one.best?.confidence == hello.best?.confidence)
+        #expect(abs((one.best?.confidence ?? 0) - (hello.best?.confidence ?? 1)) < 1e-4)
     }
 
     @Test("a configuration with an invalid calibration is refused by name")

@@ -172,10 +172,14 @@ struct ContextSeparatorTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let directory = root.appendingPathComponent("xx", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for file in ["weights.safetensors", "lm.bin"] {
-            try FileManager.default.copyItem(at: shippedModelDirectory.appendingPathComponent(file), to: directory.appendingPathComponent(file))
-        }
         var config = try JSONSerialization.jsonObject(with: Data(contentsOf: shippedModelDirectory.appendingPathComponent("config.json"))) as! [String: Any]
+        // The network file the shipped config names (a shared one: ../latn-…/weights.safetensors), copied beside it.
+        var network = config["network"] as! [String: Any]
+        try FileManager.default.copyItem(at: shippedModelDirectory.appendingPathComponent(network["weights"] as! String),
+                                         to: directory.appendingPathComponent("weights.safetensors"))
+        network["weights"] = "weights.safetensors"
+        config["network"] = network
+        try FileManager.default.copyItem(at: shippedModelDirectory.appendingPathComponent("lm.bin"), to: directory.appendingPathComponent("lm.bin"))
         var decoderObject = config["decoder"] as! [String: Any]
         decoderObject["contextSeparator"] = ""
         config["decoder"] = decoderObject

@@ -131,9 +131,12 @@ def load_boxes(path: str) -> dict:
         return pickle.load(f)
 
 
-def load_reference_model(weights: str):
-    """The exported network (e.g. ``Models/en-US/weights.safetensors``, read with the ``config.json`` beside it)
-    as an ``InkRecNet`` in float32 (``model.load_exported``)."""
+def load_reference_model(path: str):
+    """The network of an exported model as an ``InkRecNet`` in float32 (``model.load_exported``): ``path`` is a
+    model directory (``Models/en-US``: the weights its ``config.json`` names, since 2.0.0 the shared Latin
+    network's) or a weights file read with the ``config.json`` beside it."""
     import os
     from .model import load_exported
-    return load_exported(os.path.dirname(weights), weights)[0]
+    if os.path.isdir(path):
+        return load_exported(path)[0]
+    return load_exported(os.path.dirname(path), path)[0]
