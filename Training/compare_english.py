@@ -21,11 +21,8 @@ hold up under a change of letter width. Prints word accuracy for each ``w`` of `
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import torch
@@ -33,7 +30,8 @@ import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from evaluate import inkrec_binary, load_model, write_jsonl  # noqa: E402
+from evaluate import inkrec_binary, load_model  # noqa: E402
+from evaluate_hints import run  # noqa: E402
 from inkrec_training import data  # noqa: E402
 from inkrec_training.features import model_features  # noqa: E402
 
@@ -43,21 +41,6 @@ def non_reported_words():
     words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
     _, tuning, monitoring = data.held_out_word_slices(words)
     return tuning, monitoring
-
-
-def engine_candidates(binary: str, model_dir: str, items, max_results: int = 10) -> dict:
-    """{id: [(text, score)]} from ``inkrec recognize --batch``, in the engine's order (score None where the
-    engine reports none: a candidate whose score is not finite)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "in.jsonl")
-        write_jsonl(items, path)
-        out = subprocess.run([binary, "recognize", "--model-directory", model_dir, "--batch", path,
-                              "--max-results", str(max_results)], check=True, capture_output=True, text=True).stdout
-    res = {}
-    for line in out.splitlines():
-        d = json.loads(line)
-        res[d["id"]] = [(c["text"], c.get("score")) for c in d.get("candidates") or []]
-    return res
 
 
 def stretched(strokes, factor: float):
@@ -99,7 +82,8 @@ def main():
     items = tuning + monitoring
     factors = [float(x) for x in args.views.split(",") if x]
     for model_dir in args.models:
-        cands = engine_candidates(binary, model_dir, items)
+        # {id: [(text, score or None where not finite, confidence)]}, the engine's ten best in its order
+        cands = run(binary, items, [], max_results=10, model=model_dir)
 
         def accuracy(pick, subset):
             return 100.0 * sum(pick.get(it.id) == it.label for it in subset) / len(subset)
@@ -115,7 +99,7 @@ def main():
         rows = {}
         with torch.no_grad():
             for it in items:
-                cs = [(t, s) for t, s in cands.get(it.id, []) if s is not None and t and all(ch in index for ch in t)]
+                cs = [(t, s) for t, s, _ in cands.get(it.id, []) if s is not None and t and all(ch in index for ch in t)]
                 if not cs:
                     continue
                 ids = [[index[ch] for ch in t] for t, _ in cs]

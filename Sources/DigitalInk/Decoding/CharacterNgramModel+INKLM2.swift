@@ -100,20 +100,15 @@ extension CharacterNgramTables {
     /// `count` codes of `width` bytes into `book`, each checked to be inside it.
     private static func readValues(_ r: inout LMByteReader, count: Int, width: Int, book: [Float], order n: Int,
                                    what: String) throws(DigitalInkError) -> LMValues {
-        if width == 1 {
-            let codes = try r.rawBytes(count)
+        func checked<Code: FixedWidthInteger>(_ codes: [Code]) throws(DigitalInkError) -> [Code] {
             if let top = codes.max(), Int(top) >= book.count {
                 let i = codes.firstIndex { Int($0) >= book.count }!
                 throw r.corrupt("order \(n) entry \(i): \(what) code \(codes[i]) outside its codebook")
             }
-            return LMValues(codes8: codes, book: book)
+            return codes
         }
-        let codes = try r.codes(count, width: width)
-        if let top = codes.max(), Int(top) >= book.count {
-            let i = codes.firstIndex { Int($0) >= book.count }!
-            throw r.corrupt("order \(n) entry \(i): \(what) code \(codes[i]) outside its codebook")
-        }
-        return LMValues(codes16: codes, book: book)
+        if width == 1 { return LMValues(codes8: try checked(r.rawBytes(count)), book: book) }
+        return LMValues(codes16: try checked(r.codes(count, width: width)), book: book)
     }
 
     /// The keys of one trie level: a LEB128 child count per parent (summing to `count`), then the

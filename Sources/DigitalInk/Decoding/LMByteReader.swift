@@ -43,17 +43,6 @@ struct LMByteReader {
 
     mutating func f32() throws(DigitalInkError) -> Float { Float(bitPattern: try u32()) }
 
-    /// An unsigned LEB128 number of at most three bytes (values below 2²¹).
-    mutating func varint() throws(DigitalInkError) -> Int {
-        var value = 0
-        for i in 0..<3 {
-            let b = try u8()
-            value |= Int(b & 0x7F) << (7 * i)
-            if b & 0x80 == 0 { return value }
-        }
-        throw corrupt("a count longer than 3 bytes at byte \(position - 3)")
-    }
-
     /// `count` bytes, copied out as they are (1-byte codes and symbols).
     mutating func rawBytes(_ count: Int) throws(DigitalInkError) -> [UInt8] {
         guard count >= 0, count <= remaining else { throw corrupt("\(count) bytes do not fit at byte \(position)") }
@@ -61,8 +50,7 @@ struct LMByteReader {
         return Array(bytes[position..<position + count])
     }
 
-    /// `count` unsigned LEB128 numbers of at most three bytes each (values below 2²¹), as ``varint()``
-    /// reads them one by one.
+    /// `count` unsigned LEB128 numbers of at most three bytes each (values below 2²¹), read in one pass.
     mutating func varints(_ count: Int) throws(DigitalInkError) -> [Int] {
         guard count >= 0, count <= remaining else { throw corrupt("\(count) counts do not fit at byte \(position)") }
         var out = [Int](repeating: 0, count: count)
