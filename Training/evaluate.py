@@ -133,15 +133,27 @@ def engine(binary, model_dir, jsonl, extra):
     return hyps, elapsed
 
 
-def held_out_sets(reported_words: int = data.REPORTED_WORDS, reported_lines: int = 300):
-    """(reported words, tuning words, reported lines, tuning lines) of the held-out writers: the words as
-    ``data.held_out_word_slices`` gives them, the lines (at most 60 characters) shuffled with seed 0, the
-    reported ones first, then 150 tuning lines."""
-    words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
-    report_words, tune_words, _ = data.held_out_word_slices(words, reported=reported_words)
+TUNING_LINES = 150
+
+
+def held_out_lines(reported_lines: int = 300):
+    """(reported, tuning, monitoring) lines of the held-out writers: the lines of at most 60 characters shuffled
+    with seed 0, the reported ones first, then 150 tuning lines (``--sweep`` tunes on them), then the rest (303
+    with 300 reported), which nothing tunes on: a check of a choice made on the tuning lines that never reads
+    the reported ones (``compare_english.py --lines``)."""
     lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
     random.Random(0).shuffle(lines)
-    return report_words, tune_words, lines[:reported_lines], lines[reported_lines: reported_lines + 150]
+    end = reported_lines + TUNING_LINES
+    return lines[:reported_lines], lines[reported_lines:end], lines[end:]
+
+
+def held_out_sets(reported_words: int = data.REPORTED_WORDS, reported_lines: int = 300):
+    """(reported words, tuning words, reported lines, tuning lines) of the held-out writers: the words as
+    ``data.held_out_word_slices`` gives them, the lines as ``held_out_lines``."""
+    words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
+    report_words, tune_words, _ = data.held_out_word_slices(words, reported=reported_words)
+    report_lines, tune_lines, _ = held_out_lines(reported_lines)
+    return report_words, tune_words, report_lines, tune_lines
 
 
 def main():

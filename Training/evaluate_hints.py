@@ -4,6 +4,7 @@
     python3 Training/evaluate_hints.py vocabulary   # a vocabulary of the test words: word accuracy
     python3 Training/evaluate_hints.py digits       # a digits charset on held-out digit strings
     python3 Training/evaluate_hints.py confidence --fit --write-config   # fit on tuning words, store
+    python3 Training/evaluate_hints.py confidence --fit --fit-set non-reported --write-config   # (en-US 2.1.0)
     python3 Training/evaluate_hints.py confidence   # calibration on the reported words: ECE, table
     python3 Training/evaluate_hints.py alignment    # strokes of composed words assigned to their letter
     python3 Training/evaluate_hints.py postcontext  # words cut out of held-out lines: with the text after them
@@ -31,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 from inkrec_training import data  # noqa: E402
-from evaluate import ink_object, inkrec_binary, write_jsonl  # noqa: E402
+from evaluate import held_out_lines, ink_object, inkrec_binary, write_jsonl  # noqa: E402
 
 MODEL = os.path.join(ROOT, "Models", "en-US")
 DIGIT_CHARSET = "0123456789-/:.,"
@@ -42,9 +43,8 @@ def splits():
     of evaluate.py."""
     words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
     reported, tuning, rest = data.held_out_word_slices(words)
-    lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
-    random.Random(0).shuffle(lines)
-    return reported, tuning, lines[300:450], reported + tuning + rest
+    _, tuning_lines, _ = held_out_lines()
+    return reported, tuning, tuning_lines, reported + tuning + rest
 
 
 def run(binary, items, extra, max_results=1, model=MODEL):
@@ -196,11 +196,15 @@ def ece(conf, correct, bins=10):
 def confidence(args, binary):
     report, tune, tune_lines, _ = splits()
     if args.fit:
+        if args.fit_set == "non-reported":  # + the monitoring slices: seven times the words, three times the lines
+            words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
+            _, _, monitoring = data.held_out_word_slices(words)
+            tune, tune_lines = tune + monitoring, tune_lines + held_out_lines()[2]
         beam = json.load(open(os.path.join(MODEL, "config.json")))["decoder"]["beamWidth"]
         rows = calibration_rows(tune, run(binary, tune, [], max_results=beam))
         rows += calibration_rows(tune_lines, run(binary, tune_lines, [], max_results=beam))
         params = fit(rows)
-        print("fit on", len(tune), "tuning words and", len(tune_lines), "tuning lines:", json.dumps(params), flush=True)
+        print("fit on", len(tune), "words and", len(tune_lines), f"lines ({args.fit_set}):", json.dumps(params), flush=True)
         if args.write_config:
             path = os.path.join(MODEL, "config.json")
             with open(path) as f:
@@ -221,9 +225,7 @@ def confidence(args, binary):
     e5, _ = ece(all_conf, all_ok)
     print(f"reported words ({len(report)}): ECE of the best candidate {e1:.4f}, of all top-5 candidates {e5:.4f}; "
           f"accuracy {100 * np.mean(top_ok):.1f}%, mean confidence {np.mean(top_conf):.3f}")
-    lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
-    random.Random(0).shuffle(lines)
-    lines = lines[:300]  # evaluate.py's reported lines
+    lines, _, _ = held_out_lines()  # evaluate.py's reported lines
     lres = run(binary, lines, [], max_results=1)
     lconf = [lres[it.id][0][2] for it in lines if lres.get(it.id)]
     lok = [lres[it.id][0][0] == it.label for it in lines if lres.get(it.id)]
@@ -483,6 +485,9 @@ def main():
     ap.add_argument("--weights", default="0.5,1,1.5,2,3", help="vocabulary weights tried on the tuning words")
     ap.add_argument("--weight", type=float, help="the vocabulary weight for the reported figures (default: best on tuning)")
     ap.add_argument("--fit", action="store_true", help="confidence: fit on the tuning set")
+    ap.add_argument("--fit-set", choices=["tuning", "non-reported"], default="tuning",
+                    help="confidence: fit on the tuning slices (600 words, 150 lines) or on every held-out word and "
+                         "line that is not reported (4,206 words, 453 lines)")
     ap.add_argument("--write-config", action="store_true", help="confidence: store the fit in Models/en-US/config.json")
     args = ap.parse_args()
     binary = None if args.what == "fixture" else inkrec_binary()

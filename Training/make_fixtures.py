@@ -8,6 +8,9 @@
 - Tests/DigitalInkTests/Fixtures/tiny-network/: a small randomly initialised network (fixed seed)
   as safetensors + config.json, with inputs and the log-probabilities PyTorch computes
   (`golden.json`), for the CTC head and for the classifier head.
+- Tests/DigitalInkTests/Fixtures/ctc-likelihood.json: CTC log-likelihoods of label sequences under random
+  log-probabilities as `torch.ctc_loss` computes them (null where no path exists), the view rescoring's score
+  changes for a set of candidates (`inkrec_training.views`), and the features of a stretched ink.
 The shipped model's own golden file is written by export.py; the CJK-shaped network's
 (`Fixtures/cjk-network/`) by make_cjk_fixture.py, which needs the CJK glyph cache.
 """
@@ -23,6 +26,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from inkrec_training.features import ink_features, SCHEMES  # noqa: E402
+from inkrec_training import views  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "..", "Tests", "DigitalInkTests", "Fixtures")
 
@@ -87,8 +91,56 @@ def tiny_networks():
             json.dump({"network": cfg, "cases": inputs}, f)
 
 
+def ctc_fixture():
+    """ctc-likelihood.json: what the engine's CTCLikelihood and ViewRescorer must reproduce."""
+    import torch
+    import torch.nn.functional as F
+
+    rng = np.random.default_rng(11)
+
+    def log_probs(t, c, scale):
+        x = rng.normal(0, scale, size=(t, c))
+        return torch.log_softmax(torch.tensor(x), -1).float().numpy()  # the engine's matrices are Float
+
+    def torch_ll(lp, labels):
+        t = lp.shape[0]
+        loss = F.ctc_loss(torch.tensor(lp, dtype=torch.float64)[:, None, :],
+                          torch.tensor(labels or [0], dtype=torch.long)[None, : len(labels)] if labels else
+                          torch.zeros((1, 0), dtype=torch.long),
+                          torch.tensor([t]), torch.tensor([len(labels)]), blank=0, reduction="none")
+        v = -float(loss[0])
+        return v if np.isfinite(v) else None
+
+    outputs = []
+    for name, t, c, scale in [("one frame", 1, 4, 1.0), ("small", 6, 5, 1.0), ("peaky", 30, 12, 4.0),
+                              ("long", 120, 30, 3.0)]:
+        lp = log_probs(t, c, scale)
+        label_sets = [[], [1], [2, 2], [1, 2, 1], list(rng.integers(1, c, size=min(t, 8)).tolist()),
+                      [3, 3, 3, 3] if c > 3 else [1, 1, 1, 1], list(rng.integers(1, c, size=t + 1).tolist())]
+        if t >= 30:
+            label_sets.append(list(rng.integers(1, c, size=t // 2).tolist()))
+        outputs.append({"name": name, "logProbs": lp.astype(float).tolist(),
+                        "cases": [{"labels": [int(x) for x in labels], "logLikelihood": torch_ll(lp, labels)}
+                                  for labels in label_sets]})
+    # Rescoring: an original output and two views of other lengths; candidates of which one is too long for
+    # the shorter view and one (with the blank) for every output.
+    original, short, wide = log_probs(20, 6, 2.0), log_probs(5, 6, 2.0), log_probs(24, 6, 2.0)
+    candidates = [[1, 2, 3], [1, 2, 2, 3], [4], [5, 1, 5, 1, 5, 1], [1, 0, 2]]
+    rescoring = {"original": original.astype(float).tolist(), "views": [short.astype(float).tolist(), wide.astype(float).tolist()],
+                 "candidates": candidates, "weight": 0.75,
+                 "adjustments": views.adjustments(candidates, original, [short, wide], 0.75).tolist()}
+    # The stretch: x multiplied about 0, then the features as the engine computes them.
+    ink = [[[x, 20 * np.sin(x / 9.0) + 3 * (x % 7)] for x in range(100, 260, 4)],
+           [[170.0 + 2 * k, 45.0 - 5 * k] for k in range(8)]]
+    stretch = [{"factor": f, "features": ink_features(views.stretched(ink, f), scheme="resampled-v2").astype(float).tolist()}
+               for f in (0.88, 1.12)]
+    with open(os.path.join(FIXTURES, "ctc-likelihood.json"), "w") as f:
+        json.dump({"outputs": outputs, "rescoring": rescoring, "stretch": {"ink": ink_json(ink), "views": stretch}}, f)
+
+
 def main():
     os.makedirs(FIXTURES, exist_ok=True)
+    ctc_fixture()
     for scheme in SCHEMES:  # features-golden-resampled-v1.json, features-golden-resampled-v2.json
         with open(os.path.join(FIXTURES, f"features-golden-{scheme}.json"), "w") as f:
             json.dump({"scheme": scheme, "cases": feature_cases(scheme)}, f)

@@ -88,6 +88,9 @@ struct Recognize: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Override how likely a page's line is to go on from the line above (0...1; 1: always).", visibility: .hidden))
     var lineContinuation: Float?
 
+    @Option(name: .long, help: ArgumentHelp("Override the weight of the rescoring with stretched views of the ink (0: off, one network pass).", visibility: .hidden))
+    var viewWeight: Float?
+
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     func validate() throws {
@@ -106,7 +109,7 @@ struct Recognize: AsyncParsableCommand {
     /// The command-line flag of each recognizer option, for error messages.
     static let flagName = ["allowedCharacters": "charset", "vocabulary": "vocabulary", "vocabulary.weight": "vocabulary-weight", "maxResultCount": "max-results", "beamWidth": "beam-width", "lmWeight": "lm-weight",
                           "insertionBonus": "insertion-bonus", "endWeight": "end-weight", "beamThreshold": "beam-threshold", "symbolsPerFrame": "symbols-per-frame",
-                          "contextSeparator": "context-separator", "lineContinuation": "line-continuation"]
+                          "contextSeparator": "context-separator", "lineContinuation": "line-continuation", "viewWeight": "view-weight"]
 
     /// `options` with this command's settings.
     func recognizerSettings(_ options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognizerOptions {
@@ -118,7 +121,7 @@ struct Recognize: AsyncParsableCommand {
         options.useLanguageModel = !noLanguageModel
         options.decoder = DecoderSettings(beamWidth: beamWidth, lmWeight: lmWeight, insertionBonus: insertionBonus, endWeight: endWeight,
                                           beamThreshold: beamThreshold, symbolsPerFrame: symbolsPerFrame,
-                                          contextSeparator: contextSeparator, lineContinuation: lineContinuation)
+                                          contextSeparator: contextSeparator, lineContinuation: lineContinuation, viewWeight: viewWeight)
         options.timestampValidation = strictTimestamps ? .strict : .lenient
         options.allowedCharacters = charset.map(Set.init)
         options.compute = ComputeOptions(environment: ProcessInfo.processInfo.environment)

@@ -7,24 +7,32 @@ import Foundation
 /// model (a page recognizer, a large-alphabet decoder) is adding a type that conforms.
 protocol CandidateDecoding: Sendable {
     /// At most `options.maxResultCount` candidates for `output` (the network's log-probabilities,
-    /// every value finite), best first.
-    func candidates(for output: FeatureMatrix, context: RecognitionContext,
+    /// every value finite), best first. `views` are the network's outputs for stretched copies of the
+    /// ink (``ViewRescorer``), empty where the model does not rescore with them.
+    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], context: RecognitionContext,
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate]
 
     /// Candidates for an ink whose context is one of `contexts`, each with its prior probability (a
     /// page's line goes on from the line above or starts afresh): a text's score is
     /// `log Σ_c prior_c · exp(score_c)` over the contexts (a text that one context's beam did not keep
     /// counts as impossible there). Contexts of prior 0 are not read; one context of prior 1 is
-    /// ``candidates(for:context:options:)``.
-    func candidates(for output: FeatureMatrix, eitherOf contexts: [(context: RecognitionContext, prior: Float)],
+    /// ``candidates(for:views:context:options:)``.
+    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], eitherOf contexts: [(context: RecognitionContext, prior: Float)],
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate]
 }
 
 extension CandidateDecoding {
     /// A decoder without a pre-context (the shapes classifier) reads the likeliest context.
-    func candidates(for output: FeatureMatrix, eitherOf contexts: [(context: RecognitionContext, prior: Float)],
+    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], eitherOf contexts: [(context: RecognitionContext, prior: Float)],
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
-        candidates(for: output, context: contexts.max { $0.prior < $1.prior }?.context ?? RecognitionContext(), options: options)
+        candidates(for: output, views: views, context: contexts.max { $0.prior < $1.prior }?.context ?? RecognitionContext(),
+                   options: options)
+    }
+
+    /// The candidates of `output` alone (no views).
+    func candidates(for output: FeatureMatrix, context: RecognitionContext,
+                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+        candidates(for: output, views: [], context: context, options: options)
     }
 }
 
@@ -37,16 +45,16 @@ struct CTCTextDecoder: CandidateDecoding {
     let symbolOfCharacter: [Character: Int]
     let languageModel: CharacterNgramModel?
 
-    func candidates(for output: FeatureMatrix, context: RecognitionContext,
+    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], context: RecognitionContext,
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
-        ranked(hypotheses(for: output, context: context, options: options), options: options)
+        ranked(hypotheses(for: output, context: context, options: options), output: output, views: views, options: options)
     }
 
-    func candidates(for output: FeatureMatrix, eitherOf contexts: [(context: RecognitionContext, prior: Float)],
+    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], eitherOf contexts: [(context: RecognitionContext, prior: Float)],
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
         let read = contexts.filter { $0.prior > 0 }
         guard read.count > 1 else {
-            return candidates(for: output, context: read.first?.context ?? RecognitionContext(), options: options)
+            return candidates(for: output, views: views, context: read.first?.context ?? RecognitionContext(), options: options)
         }
         // log Σ_c prior_c · exp(score_c), per text.
         var merged: [String: Decoded] = [:]
@@ -56,27 +64,38 @@ struct CTCTextDecoder: CandidateDecoding {
                 let s = h.score + logPrior
                 if let old = merged[h.text] {
                     let (a, b) = (max(old.score, s), min(old.score, s))
-                    merged[h.text] = Decoded(text: h.text, score: a + log1p(expf(b - a)), length: h.length)
+                    merged[h.text] = Decoded(text: h.text, score: a + log1p(expf(b - a)), symbols: h.symbols)
                 } else {
-                    merged[h.text] = Decoded(text: h.text, score: s, length: h.length)
+                    merged[h.text] = Decoded(text: h.text, score: s, symbols: h.symbols)
                 }
             }
         }
-        // Best first; equal scores by text, so that the order never depends on the dictionary's.
-        let all = merged.values.sorted { $0.score != $1.score ? $0.score > $1.score : $0.text < $1.text }
-        return ranked(all, options: options)
+        let all = merged.values.sorted(by: Decoded.isRankedBefore)
+        return ranked(all, output: output, views: views, options: options)
     }
 
-    /// A final hypothesis: its text, score and length in symbols.
+    /// A final hypothesis: its text, score and classes.
     private struct Decoded {
         var text: String
         var score: Float
-        var length: Int
+        var symbols: [Int]
+        var length: Int { symbols.count }
+
+        /// Best first; equal scores by text, so that the order never depends on a dictionary's.
+        static func isRankedBefore(_ a: Decoded, _ b: Decoded) -> Bool {
+            a.score != b.score ? a.score > b.score : a.text < b.text
+        }
     }
 
-    /// The candidates of `all` (best first): at most `options.maxResultCount`, with confidences
-    /// computed over the top beam width of them.
-    private func ranked(_ all: [Decoded], options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+    /// The candidates of `all` (best first): the best re-ranked under `views` where the model rescores
+    /// with them, then at most `options.maxResultCount`, with confidences computed over the top beam
+    /// width of them.
+    private func ranked(_ all: [Decoded], output: FeatureMatrix, views: [FeatureMatrix],
+                        options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+        var all = all
+        if !views.isEmpty, all.count > 1, let rescoring = configuration.viewRescoring(options: options) {
+            all = rescored(all, output: output, views: views, rescoring: rescoring, options: options)
+        }
         let width = configuration.beamSearch(languageModel: options.useLanguageModel && languageModel != nil,
                                              options: options).beamWidth
         let pool = all.prefix(width)
@@ -85,6 +104,22 @@ struct CTCTextDecoder: CandidateDecoding {
         return all.prefix(options.maxResultCount).enumerated().map { i, h in
             DigitalInkRecognitionCandidate(text: h.text, score: h.score, confidence: i < confidences.count ? confidences[i] : 0)
         }
+    }
+
+    /// `all` with the scores of its `rescoring.candidates` best moved by the views (``ViewRescorer``),
+    /// sorted again. A separator the decoder put before the text at no cost from the ink is left out of
+    /// the likelihoods.
+    private func rescored(_ all: [Decoded], output: FeatureMatrix, views: [FeatureMatrix],
+                          rescoring: ModelConfiguration.ViewRescoring, options: DigitalInkRecognizerOptions) -> [Decoded] {
+        let k = min(all.count, rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates)
+        let separator = configuration.contextSeparator(options: options)
+        let free = separator.count == 1 ? symbolOfCharacter[separator.first!] : nil
+        let labels = all.prefix(k).map { h in h.symbols.first == free ? Array(h.symbols.dropFirst()) : h.symbols }
+        let moves = ViewRescorer.adjustments(labels, original: output, views: views, weight: rescoring.weight,
+                                             blank: configuration.blankIndex ?? 0)
+        var all = all
+        for i in 0..<k { all[i].score += moves[i] }
+        return all.sorted(by: Decoded.isRankedBefore)
     }
 
     /// Every final hypothesis of the beam search (the beam's width of them, at least
@@ -124,7 +159,7 @@ struct CTCTextDecoder: CandidateDecoding {
         return search.decode(output, languageModel: lm, preContext: preSymbols, leadingSymbol: leading,
                              maxResults: max(search.beamWidth, options.maxResultCount), allowed: allowed, vocabulary: walk,
                              postContext: postSymbols, keepAtLeast: options.maxResultCount).map { h in
-            Decoded(text: h.symbols.map { classLabels[$0] }.joined(), score: h.score, length: h.symbols.count)
+            Decoded(text: h.symbols.map { classLabels[$0] }.joined(), score: h.score, symbols: h.symbols)
         }
     }
 }
@@ -134,7 +169,7 @@ struct CTCTextDecoder: CandidateDecoding {
 struct ClassifierDecoder: CandidateDecoding {
     let classLabels: [String]
 
-    func candidates(for output: FeatureMatrix, context: RecognitionContext,
+    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], context: RecognitionContext,
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
         let ranked = (0..<output.columns).map { c in
             DigitalInkRecognitionCandidate(text: classLabels[c], score: expf(output[0, c]), confidence: expf(output[0, c]))

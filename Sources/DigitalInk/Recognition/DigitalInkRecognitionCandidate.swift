@@ -3,7 +3,9 @@
 /// For text models `score` is the decoder's log-score in natural-log units: the CTC log-likelihood of
 /// the text given the ink, plus `lmWeight ×` the language model's log-probability of the text after the
 /// pre-context, plus `insertionBonus ×` its length, plus `endWeight ×` the language model's
-/// log-probability of a space after it (the model's decoder settings), plus a vocabulary's bonus.
+/// log-probability of a space after it (the model's decoder settings), plus a vocabulary's bonus, plus,
+/// for a model that rescores with stretched views of the ink (``DecoderSettings/viewWeight``), how much
+/// likelier the views find the text than the ink as written.
 /// Higher is better; scores compare only within one result. For the shapes model `score` is the
 /// calibrated probability of the class (0...1, higher is better, summing to 1 over all classes).
 ///

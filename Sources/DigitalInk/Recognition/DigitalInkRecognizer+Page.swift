@@ -33,14 +33,19 @@ extension DigitalInkRecognizer {
         let lines = try await pool.run { () throws(DigitalInkError) in try LineSegmenter().lines(of: ink) }
         let inks = lines.map { line in Ink(strokes: line.strokes.map { ink.strokes[$0] }) }
 
-        // The network for every line, concurrently (each on a compute thread).
-        typealias Output = (FeatureMatrix, [FeatureExtractor.FrameOrigin]?)
+        // The network for every line (and its views), concurrently (each on a compute thread).
+        typealias Output = (FeatureMatrix, [FeatureExtractor.FrameOrigin]?, views: [FeatureMatrix])
         var outputs = [Result<Output, DigitalInkError>?](repeating: nil, count: inks.count)
         await withTaskGroup(of: (Int, Result<Output, DigitalInkError>).self) { group in
             for (k, lineInk) in inks.enumerated() {
                 group.addTask {
                     let r = await pool.run { () -> Result<Output, DigitalInkError> in
-                        Result { () throws(DigitalInkError) in try Self.networkOutput(lineInk, writingArea: nil, model: model) }
+                        Result { () throws(DigitalInkError) in
+                            let (output, origins) = try Self.networkOutput(lineInk, writingArea: nil, model: model)
+                            let views = output.rows == 0 ? []
+                                : try ViewRescorer.viewOutputs(lineInk, writingArea: nil, model: model, options: options)
+                            return (output, origins, views)
+                        }
                     }
                     return (k, r)
                 }
@@ -55,7 +60,7 @@ extension DigitalInkRecognizer {
         let separator = model.configuration.contextSeparator(options: options)
         let continuation = model.configuration.lineContinuation(options: options)
         for (k, line) in lines.enumerated() {
-            let (output, origins) = try outputs[k]!.get()
+            let (output, origins, views) = try outputs[k]!.get()
             // The page's post-context follows its last line.
             let postContext = k == lines.count - 1 ? context.postContext : ""
             let contexts: [(context: RecognitionContext, prior: Float)] = !hasLineAbove
@@ -66,7 +71,7 @@ extension DigitalInkRecognizer {
             let strokeIndices = line.strokes
             let candidates: [DigitalInkRecognitionCandidate] = output.rows == 0 ? [] : await pool.run {
                 // Segments in the page's stroke indices (the coordinates are the page's already).
-                let aligned = Self.align(model.decoder.candidates(for: output, eitherOf: contexts, options: options),
+                let aligned = Self.align(model.decoder.candidates(for: output, views: views, eitherOf: contexts, options: options),
                                          output: output, origins: origins, ink: lineInk, model: model)
                 return aligned.map { (c: DigitalInkRecognitionCandidate) -> DigitalInkRecognitionCandidate in
                     var c = c

@@ -108,12 +108,14 @@ public final class DigitalInkRecognizer: Sendable {
         }
     }
 
-    /// The pipeline: features → network → the model's decoder.
+    /// The pipeline: features → network (for the ink and, where the model rescores with views, for
+    /// its stretched copies) → the model's decoder.
     static func recognize(_ ink: Ink, context: RecognitionContext, model: LoadedModel,
                           options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognitionResult {
         let (output, origins) = try networkOutput(ink, writingArea: context.writingArea, model: model)
         guard output.rows > 0 else { return DigitalInkRecognitionResult(candidates: []) }
-        let candidates = model.decoder.candidates(for: output, context: context, options: options)
+        let views = try ViewRescorer.viewOutputs(ink, writingArea: context.writingArea, model: model, options: options)
+        let candidates = model.decoder.candidates(for: output, views: views, context: context, options: options)
         return DigitalInkRecognitionResult(candidates: align(candidates, output: output, origins: origins, ink: ink, model: model))
     }
 
@@ -125,10 +127,11 @@ public final class DigitalInkRecognizer: Sendable {
     }
 
     /// Features and network: the log-probabilities for `ink` (0 rows for an ink without points) and,
-    /// for a text model, the origin of each input frame. Throws for an ink too long for its size, and
-    /// for a network whose output is not finite.
-    static func networkOutput(_ ink: Ink, writingArea: WritingArea?, model: LoadedModel) throws(DigitalInkError) -> (FeatureMatrix, [FeatureExtractor.FrameOrigin]?) {
-        var origins: [FeatureExtractor.FrameOrigin]? = model.configuration.modelKind == .text ? [] : nil
+    /// for a text model when `origins` is true, the origin of each input frame. Throws for an ink too
+    /// long for its size, and for a network whose output is not finite.
+    static func networkOutput(_ ink: Ink, writingArea: WritingArea?, model: LoadedModel,
+                              origins wantOrigins: Bool = true) throws(DigitalInkError) -> (FeatureMatrix, [FeatureExtractor.FrameOrigin]?) {
+        var origins: [FeatureExtractor.FrameOrigin]? = model.configuration.modelKind == .text && wantOrigins ? [] : nil
         let features = try model.features.features(for: ink, writingArea: writingArea, origins: &origins)
         guard features.rows > 0 else { return (features, origins) }
         let logProbs = model.network.logProbabilities(features)

@@ -44,6 +44,8 @@ import Foundation
         public var lineContinuation: Float?
         /// How scores become confidences; absent: the softmax of the final hypotheses' scores.
         public var confidence: ConfidenceCalibration?
+        /// The best candidates re-ranked under stretched views of the ink (``ViewRescoring``); absent: none.
+        public var viewRescoring: ViewRescoring?
     }
 
     public static let supportedFormatVersion = 1
@@ -154,6 +156,7 @@ import Foundation
                     guard w.isFinite, abs(w) <= Limits.weight else { throw bad("decoder.\(name) must be finite, at most \(Limits.weight) in size") }
                 }
                 try d.confidence?.validate(file: file)
+                try d.viewRescoring?.validate(file: file)
             }
         case .classifier:
             guard labels.count == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes") }

@@ -1,0 +1,117 @@
+import Foundation
+
+extension ModelConfiguration {
+    /// `decoder.viewRescoring` in `config.json`: the best candidates re-ranked by how well they hold
+    /// up when the ink is read again, stretched horizontally.
+    ///
+    /// The network reads the ink once more for each factor of ``stretches`` (every x multiplied by
+    /// it). For each of the ``candidates`` best candidates, with ℓ_v its CTC log-likelihood
+    /// (``CTCLikelihood``) under view v (v = 0 the ink as written), the score becomes
+    ///
+    ///     score + weight · (mean_v ℓ_v − ℓ_0)
+    ///
+    /// over the views that can emit the candidate at all (a shorter view may have too few frames for
+    /// a long text). Where the views agree with the original nothing moves; a reading that only the
+    /// ink's exact letter widths support loses to one that every view supports. The candidates are
+    /// re-ranked before their confidences are computed. `Training/inkrec_training/views.py` is the
+    /// reference the fixture `ctc-likelihood.json` pins; ``DecoderSettings/viewWeight`` overrides
+    /// ``weight`` (0 turns the rescoring off).
+    ///
+    /// ```json
+    /// "viewRescoring": {"stretches": [0.88, 1.12], "weight": 1.0, "candidates": 10}
+    /// ```
+    @_spi(Engine) public struct ViewRescoring: Sendable, Hashable, Codable {
+        /// Horizontal stretch factors of the extra views: 1 to ``maxViews`` of them, each in
+        /// `0.5...2` and not 1.
+        public var stretches: [Double]
+        /// How far the mean log-likelihood moves a score (natural-log units per unit); finite, at
+        /// most ``ModelConfiguration/Limits/weight`` in size.
+        public var weight: Float
+        /// How many of the best candidates are rescored, `1...maxCandidates`; absent: 10.
+        public var candidates: Int?
+
+        /// The most views a model may ask for: 4.
+        public static let maxViews = 4
+        /// The most candidates a model may have rescored: 100.
+        public static let maxCandidates = 100
+        /// The rescored candidates where `config.json` gives no number: 10.
+        public static let defaultCandidates = 10
+
+        public init(stretches: [Double], weight: Float, candidates: Int? = nil) {
+            self.stretches = stretches
+            self.weight = weight
+            self.candidates = candidates
+        }
+
+        func validate(file: String) throws(DigitalInkError) {
+            func bad(_ r: String) -> DigitalInkError { .modelCorrupt(file: file, reason: "decoder.viewRescoring.\(r)") }
+            guard (1...Self.maxViews).contains(stretches.count) else { throw bad("stretches must hold 1 to \(Self.maxViews) factors") }
+            for f in stretches where !((0.5...2).contains(f) && f != 1) {
+                throw bad("stretches: \(f) is not in 0.5...2 or is 1")
+            }
+            guard weight.isFinite, abs(weight) <= Limits.weight else { throw bad("weight must be finite, at most \(Limits.weight) in size") }
+            if let k = candidates, !(1...Self.maxCandidates).contains(k) { throw bad("candidates must be in 1...\(Self.maxCandidates)") }
+        }
+    }
+
+    /// The view rescoring a recognition with `options` runs: the model's, with
+    /// ``DecoderSettings/viewWeight`` when set; nil where the model has none or the weight is 0.
+    func viewRescoring(options: DigitalInkRecognizerOptions?) -> ViewRescoring? {
+        guard modelKind == .text, var r = decoder?.viewRescoring else { return nil }
+        if let w = options?.decoder.viewWeight { r.weight = w }
+        return r.weight == 0 ? nil : r
+    }
+}
+
+/// The extra reads of an ink that ``ModelConfiguration/ViewRescoring`` compares candidates under, and
+/// the score changes that follow. Internal engine type.
+enum ViewRescorer {
+    /// `ink` with every x multiplied by `factor` (y and timestamps kept).
+    static func stretched(_ ink: Ink, by factor: Double) -> Ink {
+        let f = Float(factor)
+        return Ink(strokes: ink.strokes.map { stroke in
+            Stroke(points: stroke.points.map { p in
+                var p = p
+                p.x *= f
+                return p
+            })
+        })
+    }
+
+    /// The network's log-probabilities for each stretched view of `ink` that it can read: a view
+    /// that would be too long for the frame limit (the original was not) is left out.
+    static func viewOutputs(_ ink: Ink, writingArea: WritingArea?, model: LoadedModel,
+                            options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> [FeatureMatrix] {
+        guard let rescoring = model.configuration.viewRescoring(options: options) else { return [] }
+        var outputs: [FeatureMatrix] = []
+        for factor in rescoring.stretches {
+            do {
+                let (output, _) = try DigitalInkRecognizer.networkOutput(stretched(ink, by: factor), writingArea: writingArea,
+                                                                        model: model, origins: false)
+                if output.rows > 0 { outputs.append(output) }
+            } catch {
+                if case .invalidInk(.tooLong) = error { continue }
+                throw error
+            }
+        }
+        return outputs
+    }
+
+    /// What each candidate's score moves by: `weight · (mean_v ℓ_v − ℓ_0)` for the class sequences
+    /// `candidates`, with ℓ_0 under `original` and the mean over `original` and those of `views`
+    /// under which the candidate has a path. 0 for a candidate that `original` cannot emit (it did
+    /// not come from this output).
+    static func adjustments(_ candidates: [[Int]], original: FeatureMatrix, views: [FeatureMatrix], weight: Float,
+                            blank: Int = 0) -> [Float] {
+        candidates.map { labels in
+            let l0 = CTCLikelihood.logLikelihood(labels, logProbs: original, blank: blank)
+            guard l0.isFinite else { return 0 }
+            var sum = l0, n = 1.0
+            for view in views {
+                let l = CTCLikelihood.logLikelihood(labels, logProbs: view, blank: blank)
+                if l.isFinite { sum += l; n += 1 }
+            }
+            return weight * Float(sum / n - l0)
+        }
+    }
+}

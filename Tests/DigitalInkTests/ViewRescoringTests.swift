@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@_spi(Engine) @testable import DigitalInk
+
+/// The view rescoring (`decoder.viewRescoring`): its CTC log-likelihood and score changes match the
+/// Python reference (`Training/inkrec_training/views.py`, the fixture from `torch.ctc_loss`), its
+/// settings are checked, and the recognizer applies it as the rule says.
+@Suite("View rescoring matches the Python reference")
+struct ViewRescoringTests {
+    @Test("CTC log-likelihoods equal torch.ctc_loss's (relative 1e-6); -inf where no path exists")
+    func logLikelihoods() throws {
+        let golden = try Fixtures.json("ctc-likelihood.json")
+        var finite = 0
+        for output in golden["outputs"] as! [[String: Any]] {
+            let lp = Fixtures.matrix(output["logProbs"]!, columns: (output["logProbs"] as! [[NSNumber]])[0].count)
+            for c in output["cases"] as! [[String: Any]] {
+                let labels = (c["labels"] as! [NSNumber]).map(\.intValue)
+                let got = CTCLikelihood.logLikelihood(labels, logProbs: lp)
+                if let want = (c["logLikelihood"] as? NSNumber)?.doubleValue {
+                    #expect(abs(got - want) <= 1e-6 * max(1, abs(want)), "\(output["name"]!) \(labels): \(got) vs \(want)")
+                    finite += 1
+                } else {
+                    #expect(got == -.infinity, "\(output["name"]!) \(labels): \(got)")
+                }
+            }
+        }
+        #expect(finite >= 20)
+    }
+
+    @Test("bad labels and empty outputs")
+    func edges() {
+        let lp = FeatureMatrix(rows: 3, columns: 4, values: [Float](repeating: log(0.25), count: 12))
+        #expect(CTCLikelihood.logLikelihood([0], logProbs: lp) == -.infinity)  // the blank is no label
+        #expect(CTCLikelihood.logLikelihood([4], logProbs: lp) == -.infinity)  // outside the classes
+        #expect(CTCLikelihood.logLikelihood([1, 1], logProbs: FeatureMatrix(rows: 2, columns: 4, values: [Float](repeating: log(0.25), count: 8))) == -.infinity)
+        #expect(abs(CTCLikelihood.logLikelihood([], logProbs: lp) - 3 * log(0.25)) < 1e-6)
+        #expect(CTCLikelihood.logLikelihood([], logProbs: FeatureMatrix(rows: 0, columns: 4)) == 0)
+        #expect(CTCLikelihood.logLikelihood([2], logProbs: FeatureMatrix(rows: 0, columns: 4)) == -.infinity)
+    }
+
+    @Test("score changes of the fixture's candidates, views of other lengths, within 1e-4")
+    func adjustments() throws {
+        let r = try Fixtures.json("ctc-likelihood.json")["rescoring"] as! [String: Any]
+        func matrix(_ o: Any) -> FeatureMatrix { Fixtures.matrix(o, columns: (o as! [[NSNumber]])[0].count) }
+        let candidates = (r["candidates"] as! [[NSNumber]]).map { $0.map(\.intValue) }
+        let got = ViewRescorer.adjustments(candidates, original: matrix(r["original"]!), views: (r["views"] as! [Any]).map(matrix),
+                                           weight: (r["weight"] as! NSNumber).floatValue)
+        let want = (r["adjustments"] as! [NSNumber]).map(\.floatValue)
+        #expect(got.count == want.count)
+        for (g, w) in zip(got, want) { #expect(abs(g - w) < 1e-4, "\(got) vs \(want)") }
+    }
+
+    @Test("a view multiplies every x by its factor; its features are the Python reference's")
+    func stretchedFeatures() throws {
+        let s = try Fixtures.json("ctc-likelihood.json")["stretch"] as! [String: Any]
+        let (ink, _) = Fixtures.ink(s["ink"]!)
+        for view in s["views"] as! [[String: Any]] {
+            let factor = (view["factor"] as! NSNumber).doubleValue
+            let stretched = ViewRescorer.stretched(ink, by: factor)
+            #expect(stretched.strokes[0].points[3].x == ink.strokes[0].points[3].x * Float(factor))
+            #expect(stretched.strokes[1].points.map(\.y) == ink.strokes[1].points.map(\.y))
+            let got = try FeatureExtractor(scheme: .resampledV2).features(for: stretched)
+            let want = Fixtures.matrix(view["features"]!, columns: 4)
+            #expect(got.rows == want.rows)
+            if got.rows == want.rows { #expect(maxAbsDifference(got, want) < 1e-5, "factor \(factor)") }
+        }
+    }
+
+    @Test("config.json's viewRescoring is checked field by field", arguments: [
+        ("stretches", #"{"stretches": [], "weight": 1}"#),
+        ("stretches", #"{"stretches": [0.9, 1.1, 0.8, 1.2, 1.3], "weight": 1}"#),
+        ("stretches", #"{"stretches": [1.0], "weight": 1}"#),
+        ("stretches", #"{"stretches": [3.0], "weight": 1}"#),
+        ("weight", #"{"stretches": [0.9], "weight": 1e30}"#),
+        ("candidates", #"{"stretches": [0.9], "weight": 1, "candidates": 0}"#),
+        ("candidates", #"{"stretches": [0.9], "weight": 1, "candidates": 101}"#),
+    ])
+    func configChecked(field: String, json: String) throws {
+        let rescoring = try JSONSerialization.jsonObject(with: Data(json.utf8))
+        let dir = try makeTinyModelDirectory { c in
+            c["decoder"] = ["lmWeight": 0.5, "insertionBonus": 0, "beamWidth": 4, "viewRescoring": rescoring]
+        }
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            _ = try LoadedModel(directory: dir)
+            Issue.record("loaded viewRescoring \(rescoring)")
+        } catch {
+            guard case .modelCorrupt(let file, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(file == "config.json")
+            #expect(reason.contains("decoder.viewRescoring.\(field)"), "\(reason)")
+        }
+    }
+
+    @Test("a view weight that is not finite is an invalid option")
+    func weightOption() {
+        #expect(throws: DigitalInkError.invalidOption(name: "viewWeight", reason: "nan is not a finite number")) {
+            try DecoderSettings(viewWeight: .nan).validate()
+        }
+    }
+
+    /// Every candidate that both recognitions return: its score with views is its score without
+    /// (`viewWeight` 0) moved by the rule's change, computed here from the views' outputs.
+    @Test("en-US: scores move by weight · (mean log-likelihood − the original's), best first", arguments: [
+        "hello.json", "argument.json", "digits.json",
+    ])
+    func recognizerApplies(_ name: String) async throws {
+        let ink = try sample(name).ink
+        let with = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory))
+        let without = with.withOptions { $0.decoder.viewWeight = 0 }
+        let model = try await with.loadedModel()
+        let rescoring = try #require(model.configuration.viewRescoring(options: nil), "en-US rescores with views")
+        #expect(model.configuration.viewRescoring(options: without.options) == nil)
+        let (a, b) = (try await with.recognize(ink).candidates, try await without.recognize(ink).candidates)
+        #expect(a.count == b.count)
+        #expect(zip(a, a.dropFirst()).allSatisfy { $0.score >= $1.score })
+        let (output, _) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
+        let views = try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: with.options)
+        #expect(views.count == rescoring.stretches.count)
+        let top = b.prefix(rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates)
+        let moves = ViewRescorer.adjustments(top.map { $0.text.map { model.symbolOfCharacter[$0]! } }, original: output,
+                                             views: views, weight: rescoring.weight)
+        var compared = 0
+        for (c, move) in zip(top, moves) {
+            guard let after = a.first(where: { $0.text == c.text }) else { continue }
+            #expect(abs(after.score - (c.score + move)) < 1e-3 * max(1, abs(after.score)), "\(c.text)")
+            compared += 1
+        }
+        #expect(compared >= a.count / 2)
+        #expect(moves.contains { abs($0) > 1e-3 }, "the views changed no score")
+    }
+
+    /// A page: each line's ten best (without views) move by the rule's change for that line's ink,
+    /// after the two readings (the line above as pre-context, and none) are merged.
+    @Test("en-US pages: each line's merged candidates move by the views of that line")
+    func pageLines() async throws {
+        let page = try #require(FixturePage.all.first { $0.variant == "plain" && $0.lines.count >= 3 })
+        let with = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory))
+        let without = with.withOptions { $0.decoder.viewWeight = 0 }
+        let model = try await with.loadedModel()
+        let rescoring = try #require(model.configuration.viewRescoring(options: nil))
+        let (a, b) = (try await with.recognizePage(page.ink), try await without.recognizePage(page.ink))
+        #expect(a.lines.map(\.strokeIndices) == b.lines.map(\.strokeIndices))
+        var compared = 0
+        for (lineA, lineB) in zip(a.lines, b.lines) where lineA.text == lineB.text {
+            // (A line read differently changes the next line's pre-context: compare lines read alike.)
+            let ink = Ink(strokes: lineB.strokeIndices.map { page.ink.strokes[$0] })
+            let (output, _) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
+            let views = try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: with.options)
+            let top = lineB.candidates.prefix(rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates)
+            let separator = model.symbolOfCharacter[" "]
+            let moves = ViewRescorer.adjustments(top.map { c in
+                let s = c.text.map { model.symbolOfCharacter[$0]! }
+                return s.first == separator ? Array(s.dropFirst()) : s
+            }, original: output, views: views, weight: rescoring.weight)
+            for (c, move) in zip(top, moves) {
+                guard let after = lineA.candidates.first(where: { $0.text == c.text }) else { continue }
+                #expect(abs(after.score - (c.score + move)) < 1e-3 * max(1, abs(after.score)), "\(c.text)")
+                compared += 1
+            }
+        }
+        #expect(compared >= 10)
+    }
+}
