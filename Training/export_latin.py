@@ -12,6 +12,10 @@ Writes
   (the language's model from `build_lm.py --language`, copied from `--lm-dir/<code>.bin`), `model.json`
   and a generated `MODEL_CARD.md` (data, composed vs real, sizes; `evaluate_languages.py --card` adds the
   figures);
+- the `network` block and `labels` of every other model that reads the same network file (en-US since 2.0.0:
+  its language model, decoder and card are its own and stay), so that a re-export never leaves it describing
+  the old weights; a model that reads another Latin network (a size the export did not write) is named in a
+  warning;
 - `Models/manifest.json` (shared files listed once per model with the same checksum).
 
 Identifiers are the bare language tags (`de`, `fr`, …) with the aliases in LANGUAGE_MODELS, and
@@ -49,6 +53,28 @@ LANGUAGE_MODELS = {
     "sk": ("sk", "Slovak", []), "sl": ("sl", "Slovenian", []), "sv": ("sv", "Swedish", []),
     "tr": ("tr", "Turkish", []),
 }
+
+
+def update_readers(models: str, net: str, cfg: dict, exported: list[str]) -> list[str]:
+    """Points the other models that read ``../<net>/weights.safetensors`` at the exported network's shape
+    (``network`` block, ``labels``); returns their identifiers. Prints a warning for a model that reads another
+    ``latn-…`` network."""
+    updated = []
+    for name in sorted(os.listdir(models)):
+        path = os.path.join(models, name, "config.json")
+        if name in exported or not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            config = json.load(f)
+        weights = (config.get("network") or {}).get("weights", "")
+        if weights == f"../{net}/weights.safetensors":
+            config["network"] = {"weights": weights, **cfg, "precision": "int8"}
+            config["labels"] = charset.CHARACTERS
+            write_json(path, config)
+            updated.append(name)
+        elif weights.startswith("../latn-"):
+            print(f"warning: {name} reads {weights}, not the exported {net}: point its config.json at it by hand")
+    return updated
 
 
 def network_name(cfg: dict) -> str:
@@ -180,6 +206,8 @@ def main():
                                                                   weights_bytes, history, args.version, args.training_note),
                    keep_from="<!-- languages:")
         print(f"{ident}: lm {os.path.getsize(lm_src)} bytes")
+    for ident in update_readers(args.models, net, cfg, ids):
+        print(f"{ident}: network block and labels updated (it reads {net} too; its LM, decoder and card stay)")
     write_manifest(args.models)
     print(f"{net}: {weights_bytes} bytes, {len(ids)} language models")
 
