@@ -53,7 +53,7 @@ import torch  # noqa: E402
 import onnxruntime as ort  # noqa: E402
 
 from inkrec_training import features as F  # noqa: E402
-from inkrec_training.model import InkRecNet  # noqa: E402
+from inkrec_training.model import InkRecNet, load_exported  # noqa: E402
 
 SETS = [
     ("word-sample", os.path.join(ROOT, "Samples", "argument.json")),
@@ -78,23 +78,6 @@ def read_inks(path: str) -> list[dict]:
     return out
 
 
-def read_safetensors(path: str) -> dict[str, torch.Tensor]:
-    with open(path, "rb") as f:
-        raw = f.read()
-    n = int.from_bytes(raw[:8], "little")
-    header = json.loads(raw[8:8 + n])
-    base = 8 + n
-    dtypes = {"F32": np.float32, "F16": np.float16}
-    out = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        a, b = info["data_offsets"]
-        arr = np.frombuffer(raw[base + a:base + b], dtype=dtypes[info["dtype"]]).reshape(info["shape"])
-        out[name] = torch.from_numpy(arr.astype(np.float32))
-    return out
-
-
 class SingleSequence(torch.nn.Module):
     """InkRecNet for one sequence (1, T, inputDim): the LSTMs on the unpacked tensor, the 2x time
     reduction written with slices only (pad one zero row, rows 2k and 2k+1 side by side), so that it
@@ -116,10 +99,9 @@ class SingleSequence(torch.nn.Module):
 
 
 def load_model(model_dir: str):
-    cfg = json.load(open(os.path.join(model_dir, "config.json"), encoding="utf-8"))
-    n = cfg["network"]
-    net = InkRecNet(n["inputDim"], n["hidden"], n["layers"], n["numClasses"], n["reduceAfter"], n.get("head") or "ctc")
-    net.load_state_dict(read_safetensors(os.path.join(model_dir, n["weights"])))
+    """The model's config and its network for one sequence, in float32: 8-bit weights (every shipped model's
+    since issue 21) dequantized, a shared network file (`../latn-…/`) read where the config points."""
+    net, cfg = load_exported(model_dir)
     return cfg, SingleSequence(net.eval()).eval()
 
 
