@@ -66,14 +66,24 @@ void ink_q8_quantize_rows(const float *x, int m, int k, int lda, uint8_t *xq, in
     }
 }
 
+/// Σ a[i] · b[i] over 16-bit activations and 8-bit weights, exact in 32 bits (|a| ≤ 128, |b| ≤ 127, k < 2^16).
+/// Written with 16-bit operands so that compilers vectorize it as multiply-adds of 16-bit pairs into 32-bit
+/// lanes (SSE2 pmaddwd, NEON smlal), as they did not for the 32-bit products of the first version (30× slower
+/// than the VNNI kernel on a word).
+static inline int32_t ink_dot_s16_s8(const int16_t *restrict a, const int8_t *restrict b, int k) {
+    int32_t acc = 0;
+    for (int i = 0; i < k; i++) acc += (int32_t)a[i] * (int32_t)(int16_t)b[i];
+    return acc;
+}
+
 void ink_q8_gemm_portable(int m, int n, int k, const uint8_t *xq, int ldq, const float *scale, const int8_t *w,
                           const float *wscale, const float *bias, float *y, int ldc) {
+    int16_t a[k > 0 ? k : 1];
     for (int r = 0; r < m; r++) {
         const uint8_t *q = xq + (long)r * ldq;
+        for (int i = 0; i < k; i++) a[i] = (int16_t)((int)q[i] - 128);
         for (int j = 0; j < n; j++) {
-            const int8_t *wr = w + (long)j * k;
-            int32_t acc = 0;
-            for (int i = 0; i < k; i++) acc += ((int32_t)q[i] - 128) * (int32_t)wr[i];
+            const int32_t acc = ink_dot_s16_s8(a, w + (long)j * k, k);
             const float f = scale[r] * wscale[j];
             const float p = (float)acc * f;
             y[(long)r * ldc + j] = p + bias[j];
@@ -83,15 +93,13 @@ void ink_q8_gemm_portable(int m, int n, int k, const uint8_t *xq, int ldq, const
 
 void ink_lstm_recurrent_q8_portable(const int8_t *w, const float *rscale, int hidden, const float *h, float *g) {
     const int H = hidden, G = 4 * hidden;
-    int32_t hq[H > 0 ? H : 1];
+    int16_t hq[H > 0 ? H : 1];
     for (int i = 0; i < H; i++) {
         int32_t v = ink_round_even(h[i] * 127.0f);
-        hq[i] = v > 127 ? 127 : v < -127 ? -127 : v;
+        hq[i] = (int16_t)(v > 127 ? 127 : v < -127 ? -127 : v);
     }
     for (int j = 0; j < G; j++) {
-        const int8_t *wr = w + (long)j * H;
-        int32_t acc = 0;
-        for (int i = 0; i < H; i++) acc += hq[i] * (int32_t)wr[i];
+        const int32_t acc = ink_dot_s16_s8(hq, w + (long)j * H, H);
         const float p = (float)acc * rscale[j];
         g[j] = g[j] + p;
     }
