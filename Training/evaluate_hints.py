@@ -194,11 +194,10 @@ def ece(conf, correct, bins=10):
 
 
 def confidence(args, binary):
-    report, tune, tune_lines, _ = splits()
+    report, tune, tune_lines, every = splits()
     if args.fit:
         if args.fit_set == "non-reported":  # + the monitoring slices: seven times the words, three times the lines
-            words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
-            _, _, monitoring = data.held_out_word_slices(words)
+            monitoring = every[len(report) + len(tune):]  # splits(): reported, then tuning, then monitoring
             tune, tune_lines = tune + monitoring, tune_lines + held_out_lines()[2]
         beam = json.load(open(os.path.join(MODEL, "config.json")))["decoder"]["beamWidth"]
         rows = calibration_rows(tune, run(binary, tune, [], max_results=beam))
@@ -318,9 +317,7 @@ def postcontext(args, binary):
     pre-context, and with the text after them as the post-context too. The cut: the line is aligned to
     its own text (a strict vocabulary of that one text makes it the candidate, with its segments), and
     a middle word takes the strokes whose points mostly belong to it."""
-    lines = [it for it in data.load("text", max_label=60) if data.is_validation_writer(it.writer)]
-    random.Random(0).shuffle(lines)
-    lines = lines[:300]
+    lines, _, _ = held_out_lines()
     words, skipped = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for it in lines:

@@ -98,8 +98,31 @@ struct ViewRescoringTests {
         }
     }
 
-    /// Every candidate that both recognitions return: its score with views is its score without
-    /// (`viewWeight` 0) moved by the rule's change, computed here from the views' outputs.
+    /// Checks `after` (a recognition of `ink` with views) against `before` (the same without them):
+    /// every candidate of `before`'s rescored best that `after` also returns scores its old score moved
+    /// by the rule's change, computed here from the views' outputs (a leading separator left out, as the
+    /// decoder does). Returns how many were compared and the changes.
+    static func expectMoved(before: [DigitalInkRecognitionCandidate], after: [DigitalInkRecognitionCandidate], ink: Ink,
+                            model: LoadedModel, options: DigitalInkRecognizerOptions) throws -> (compared: Int, moves: [Float]) {
+        let rescoring = try #require(model.configuration.viewRescoring(options: options), "en-US rescores with views")
+        let (output, _) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
+        let views = try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: options)
+        #expect(views.count == rescoring.stretches.count)
+        let top = before.prefix(rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates)
+        let separator = model.symbolOfCharacter[" "]
+        let moves = ViewRescorer.adjustments(top.map { c in
+            let s = c.text.map { model.symbolOfCharacter[$0]! }
+            return s.first == separator ? Array(s.dropFirst()) : s
+        }, original: output, views: views, weight: rescoring.weight)
+        var compared = 0
+        for (c, move) in zip(top, moves) {
+            guard let moved = after.first(where: { $0.text == c.text }) else { continue }
+            #expect(abs(moved.score - (c.score + move)) < 1e-3 * max(1, abs(moved.score)), "\(c.text)")
+            compared += 1
+        }
+        return (compared, moves)
+    }
+
     @Test("en-US: scores move by weight · (mean log-likelihood − the original's), best first", arguments: [
         "hello.json", "argument.json", "digits.json",
     ])
@@ -108,23 +131,11 @@ struct ViewRescoringTests {
         let with = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory))
         let without = with.withOptions { $0.decoder.viewWeight = 0 }
         let model = try await with.loadedModel()
-        let rescoring = try #require(model.configuration.viewRescoring(options: nil), "en-US rescores with views")
         #expect(model.configuration.viewRescoring(options: without.options) == nil)
         let (a, b) = (try await with.recognize(ink).candidates, try await without.recognize(ink).candidates)
         #expect(a.count == b.count)
         #expect(zip(a, a.dropFirst()).allSatisfy { $0.score >= $1.score })
-        let (output, _) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
-        let views = try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: with.options)
-        #expect(views.count == rescoring.stretches.count)
-        let top = b.prefix(rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates)
-        let moves = ViewRescorer.adjustments(top.map { $0.text.map { model.symbolOfCharacter[$0]! } }, original: output,
-                                             views: views, weight: rescoring.weight)
-        var compared = 0
-        for (c, move) in zip(top, moves) {
-            guard let after = a.first(where: { $0.text == c.text }) else { continue }
-            #expect(abs(after.score - (c.score + move)) < 1e-3 * max(1, abs(after.score)), "\(c.text)")
-            compared += 1
-        }
+        let (compared, moves) = try Self.expectMoved(before: b, after: a, ink: ink, model: model, options: with.options)
         #expect(compared >= a.count / 2)
         #expect(moves.contains { abs($0) > 1e-3 }, "the views changed no score")
     }
@@ -137,26 +148,14 @@ struct ViewRescoringTests {
         let with = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory))
         let without = with.withOptions { $0.decoder.viewWeight = 0 }
         let model = try await with.loadedModel()
-        let rescoring = try #require(model.configuration.viewRescoring(options: nil))
         let (a, b) = (try await with.recognizePage(page.ink), try await without.recognizePage(page.ink))
         #expect(a.lines.map(\.strokeIndices) == b.lines.map(\.strokeIndices))
         var compared = 0
         for (lineA, lineB) in zip(a.lines, b.lines) where lineA.text == lineB.text {
             // (A line read differently changes the next line's pre-context: compare lines read alike.)
             let ink = Ink(strokes: lineB.strokeIndices.map { page.ink.strokes[$0] })
-            let (output, _) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
-            let views = try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: with.options)
-            let top = lineB.candidates.prefix(rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates)
-            let separator = model.symbolOfCharacter[" "]
-            let moves = ViewRescorer.adjustments(top.map { c in
-                let s = c.text.map { model.symbolOfCharacter[$0]! }
-                return s.first == separator ? Array(s.dropFirst()) : s
-            }, original: output, views: views, weight: rescoring.weight)
-            for (c, move) in zip(top, moves) {
-                guard let after = lineA.candidates.first(where: { $0.text == c.text }) else { continue }
-                #expect(abs(after.score - (c.score + move)) < 1e-3 * max(1, abs(after.score)), "\(c.text)")
-                compared += 1
-            }
+            compared += try Self.expectMoved(before: lineB.candidates, after: lineA.candidates, ink: ink, model: model,
+                                             options: with.options).compared
         }
         #expect(compared >= 10)
     }
