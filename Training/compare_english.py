@@ -15,12 +15,22 @@ English language model's recipe, made before a reported figure is measured.
 ``--view-weights W1,W2,…``: the engine's ``--view-weight`` for each (0: no rescoring), for a model whose
 ``config.json`` rescores its best candidates with stretched views of the ink (``inkrec_training/views.py``
 describes the rule). Choose on tuning, check on monitoring.
+
+``--margins M1,M2,…``: the words and lines read without the views and with the model's own settings; for
+each slice, how many best readings the views changed, the largest lead (best score less the second's,
+without the views) among those, and for each margin the share of inks it would keep from being re-read
+and the changes it would lose (en-US 2.2.0's ``viewRescoring.margin``)::
+
+    python3 Training/compare_english.py Models/en-US --margins 3,4,5,6
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -41,15 +51,77 @@ def accuracy(tops: dict, subset) -> float:
     return 100.0 * sum(tops.get(it.id) == it.label for it in subset) / max(1, len(subset))
 
 
+def without_margin(model_dir: str, tmp: str) -> str:
+    """A copy of ``model_dir`` in ``tmp`` whose ``config.json`` has no ``viewRescoring.margin`` (every ink
+    re-read), with the files its config names as ``../<folder>/<file>`` copied beside it (the engine reads
+    no file that a link puts outside the models' root)."""
+    model_dir = os.path.abspath(model_dir)
+    out = os.path.join(tmp, os.path.basename(model_dir))
+    shutil.copytree(model_dir, out)
+    with open(os.path.join(model_dir, "config.json")) as f:
+        config = json.load(f)
+
+    def shared(node):
+        if isinstance(node, dict):
+            for v in node.values():
+                yield from shared(v)
+        elif isinstance(node, str) and node.startswith("../"):
+            yield node
+    for rel in shared(config):
+        os.makedirs(os.path.dirname(os.path.join(out, rel)), exist_ok=True)
+        shutil.copyfile(os.path.join(model_dir, rel), os.path.join(out, rel))
+    ((config.get("decoder") or {}).get("viewRescoring") or {}).pop("margin", None)
+    with open(os.path.join(out, "config.json"), "w") as f:
+        json.dump(config, f)
+    return out
+
+
+def lead_report(without: dict, with_views: dict, subset, margins) -> dict:
+    """For ``subset``'s items read ``without`` the views and ``with_views`` ({id: [(text, score, …)]}, best
+    first): the count read, the leads (best less second score without the views; +inf for one candidate)
+    of those whose best reading the views changed, and per margin the share of items whose lead is at least
+    the margin (never re-read) and how many changed ones among them (changes the margin would lose)."""
+    leads, changed = [], []
+    for it in subset:
+        a, b = without.get(it.id) or [], with_views.get(it.id) or []
+        if not a:
+            continue
+        lead = a[0][1] - a[1][1] if len(a) > 1 else float("inf")
+        leads.append(lead)
+        if b and b[0][0] != a[0][0]:
+            changed.append(lead)
+    n = max(1, len(leads))
+    return {"read": len(leads), "changed_leads": sorted(changed),
+            "margins": {m: (100.0 * sum(x >= m for x in leads) / n, sum(x >= m for x in changed)) for m in margins}}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("models", nargs="+", help="model folders (config.json, weights, lm.bin)")
     ap.add_argument("--view-weights", default="", help="the engine's --view-weight for each run, e.g. 0,0.5,1")
     ap.add_argument("--lines", action="store_true",
                     help="also the CER of the held-out lines that are not reported (150 tuning, 303 monitoring)")
+    ap.add_argument("--margins", default="",
+                    help="comma-separated view-rescoring margins to report on (reads without and with the views)")
     args = ap.parse_args()
     binary = inkrec_binary()
     tuning, monitoring = non_reported_words()
+    if args.margins:
+        margins = [float(m) for m in args.margins.split(",")]
+        _, tuning_lines, monitoring_lines = held_out_lines()
+        every = tuning + monitoring + tuning_lines + monitoring_lines
+        for model_dir in args.models:
+            without = run(binary, every, ["--view-weight", "0"], max_results=10, model=model_dir)
+            with tempfile.TemporaryDirectory() as tmp:
+                with_views = run(binary, every, [], max_results=10, model=without_margin(model_dir, tmp))
+            for name, subset in [("tuning", tuning + tuning_lines), ("monitoring", monitoring + monitoring_lines)]:
+                r = lead_report(without, with_views, subset, margins)
+                top = ", ".join(f"{x:.2f}" for x in r["changed_leads"][-3:])
+                print(f"{model_dir} {name} ({r['read']} words and lines): the views changed {len(r['changed_leads'])} "
+                      f"best readings, the largest leads among them {top}", flush=True)
+                for m, (share, lost) in r["margins"].items():
+                    print(f"  margin {m:g}: {share:.1f}% not re-read, {lost} changes lost", flush=True)
+        return
     items = tuning + monitoring
     settings = [["--view-weight", w] for w in args.view_weights.split(",") if w] or [[]]
     for model_dir in args.models:

@@ -74,6 +74,9 @@ struct ViewRescoringTests {
         ("weight", #"{"stretches": [0.9], "weight": 1e30}"#),
         ("candidates", #"{"stretches": [0.9], "weight": 1, "candidates": 0}"#),
         ("candidates", #"{"stretches": [0.9], "weight": 1, "candidates": 101}"#),
+        ("margin", #"{"stretches": [0.9], "weight": 1, "margin": 0}"#),
+        ("margin", #"{"stretches": [0.9], "weight": 1, "margin": -2}"#),
+        ("margin", #"{"stretches": [0.9], "weight": 1, "margin": 1e30}"#),
     ])
     func configChecked(field: String, json: String) throws {
         let rescoring = try JSONSerialization.jsonObject(with: Data(json.utf8))
@@ -99,12 +102,20 @@ struct ViewRescoringTests {
     }
 
     /// Checks `after` (a recognition of `ink` with views) against `before` (the same without them):
-    /// every candidate of `before`'s rescored best that `after` also returns scores its old score moved
-    /// by the rule's change, computed here from the views' outputs (a leading separator left out, as the
-    /// decoder does). Returns how many were compared and the changes.
+    /// where `before`'s best leads the second by the model's margin or more, `after` is `before`;
+    /// otherwise every candidate of `before`'s rescored best that `after` also returns scores its old
+    /// score moved by the rule's change, computed here from the views' outputs (a leading separator
+    /// left out, as the decoder does). Returns how many were compared and the changes (none where the
+    /// margin kept the views out).
     static func expectMoved(before: [DigitalInkRecognitionCandidate], after: [DigitalInkRecognitionCandidate], ink: Ink,
                             model: LoadedModel, options: DigitalInkRecognizerOptions) throws -> (compared: Int, moves: [Float]) {
         let rescoring = try #require(model.configuration.viewRescoring(options: options), "en-US rescores with views")
+        let lead = before.count > 1 ? before[0].score - before[1].score : .infinity
+        guard rescoring.rescores(lead: lead) else {
+            #expect(after.map(\.text) == before.map(\.text))
+            #expect(after.map(\.score) == before.map(\.score))
+            return (before.count, [])
+        }
         let (output, _) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
         let views = try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: options)
         #expect(views.count == rescoring.stretches.count)
@@ -137,7 +148,43 @@ struct ViewRescoringTests {
         #expect(zip(a, a.dropFirst()).allSatisfy { $0.score >= $1.score })
         let (compared, moves) = try Self.expectMoved(before: b, after: a, ink: ink, model: model, options: with.options)
         #expect(compared >= a.count / 2)
-        #expect(moves.contains { abs($0) > 1e-3 }, "the views changed no score")
+        let rescored = try #require(model.configuration.viewRescoring(options: with.options)).rescores(lead: b[0].score - b[1].score)
+        #expect(!rescored || moves.contains { abs($0) > 1e-3 }, "the views changed no score")
+    }
+
+    /// The margin: an ink whose beam is sure (its best leads by the margin or more) never has its views
+    /// read; one whose beam is close has them read once. The samples hold both kinds for en-US.
+    @Test("en-US: the views are read only when the best two candidates are within the margin")
+    func marginGatesReading() async throws {
+        let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory))
+        let model = try await recognizer.loadedModel()
+        let rescoring = try #require(model.configuration.viewRescoring(options: recognizer.options))
+        let margin = try #require(rescoring.margin, "en-US's config.json gives a margin")
+        var kinds: Set<Bool> = []
+        for name in ["hello.json", "argument.json", "digits.json", "line.json", "there.json"] {
+            let ink = try sample(name).ink
+            let (output, _) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
+            let beam = model.decoder.candidates(for: output, context: RecognitionContext(), options: recognizer.options)
+            let reads = Counter()
+            let views = InkViews { () throws(DigitalInkError) in
+                reads.add()
+                return try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: recognizer.options)
+            }
+            let got = try model.decoder.candidates(for: output, views: views, context: RecognitionContext(), options: recognizer.options)
+            let close = beam.count > 1 && beam[0].score - beam[1].score < margin
+            #expect(reads.value == (close ? 1 : 0), "\(name): lead \(beam[0].score - beam[1].score)")
+            if !close { #expect(got.map(\.score) == beam.map(\.score), "\(name)") }
+            kinds.insert(close)
+        }
+        #expect(kinds == [true, false], "the samples should hold inks on both sides of the margin")
+    }
+
+    /// Counts calls (from the decoder's thread).
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func add() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
     }
 
     /// A page: each line's ten best (without views) move by the rule's change for that line's ink,

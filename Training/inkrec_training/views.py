@@ -76,13 +76,19 @@ def adjustments(candidates, original: np.ndarray, views, weight: float, blank: i
     return out
 
 
-def rescored(texts, scores, candidates, original, views, weight: float, top: int = 10, blank: int = 0):
+def rescored(texts, scores, candidates, original, views, weight: float, top: int = 10, blank: int = 0,
+             margin: "float | None" = None):
     """(texts, scores) sorted best first after the ``top`` best (``scores`` order) moved by ``adjustments``;
-    equal scores by text, as the engine sorts them."""
+    equal scores by text, as the engine sorts them. With ``margin`` (``viewRescoring.margin``), candidates
+    whose best leads the second by at least that much are only sorted (the engine then never reads the
+    views); a single candidate is never moved."""
     order = sorted(range(len(texts)), key=lambda i: (-scores[i], texts[i]))
     texts = [texts[i] for i in order]
     scores = np.array([scores[i] for i in order], dtype=np.float64)
     cands = [candidates[i] for i in order]
+    lead = scores[0] - scores[1] if len(texts) > 1 else np.inf
+    if not (np.isfinite(lead) and lead < (np.inf if margin is None else margin)):
+        return texts, scores
     k = min(top, len(texts))
     scores[:k] += adjustments(cands[:k], original, views, weight, blank)
     final = sorted(range(len(texts)), key=lambda i: (-scores[i], texts[i]))

@@ -8,7 +8,7 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from compare_english import accuracy, non_reported_words  # noqa: E402
+from compare_english import accuracy, lead_report, non_reported_words, without_margin  # noqa: E402
 from inkrec_training import data  # noqa: E402
 
 
@@ -25,3 +25,38 @@ def test_slices_are_not_the_reported_words():
     ids = {it.id for it in reported}
     assert len(tuning) == 600 and len(monitoring) == 3606
     assert not ids & {it.id for it in tuning + monitoring}
+
+
+def test_lead_report_counts_changes_and_what_each_margin_keeps_out():
+    items = [SimpleNamespace(id=k) for k in "abcde"]
+    without = {"a": [("x", -1.0), ("y", -1.5)],   # lead 0.5, changed by the views
+               "b": [("x", -1.0), ("y", -4.0)],   # lead 3, changed
+               "c": [("x", -1.0), ("y", -9.0)],   # lead 8, unchanged
+               "d": [("x", -1.0)],                # one candidate: lead +inf
+               "e": []}                           # nothing read: not counted
+    with_views = {"a": [("y", -1.2)], "b": [("y", -2.0)], "c": [("x", -1.0)], "d": [("x", -1.0)]}
+    r = lead_report(without, with_views, items, [1.0, 5.0])
+    assert r["read"] == 4
+    assert r["changed_leads"] == [0.5, 3.0]
+    assert r["margins"][1.0] == (75.0, 1)   # b, c, d not re-read; b's change lost
+    assert r["margins"][5.0] == (50.0, 0)   # c, d not re-read; nothing lost
+
+
+def test_without_margin_drops_only_the_margin(tmp_path):
+    import json
+    models = tmp_path / "Models"
+    (models / "net").mkdir(parents=True)
+    (models / "net" / "weights.bin").write_bytes(b"w")
+    (models / "en").mkdir()
+    config = {"network": {"weights": "../net/weights.bin"},
+              "decoder": {"lmWeight": 1.0, "viewRescoring": {"stretches": [0.9], "weight": 1.0, "margin": 5.0}}}
+    (models / "en" / "config.json").write_text(json.dumps(config))
+    (models / "en" / "lm.bin").write_bytes(b"lm")
+    (tmp_path / "copy").mkdir()
+    out = without_margin(str(models / "en"), str(tmp_path / "copy"))
+    got = json.loads(open(os.path.join(out, "config.json")).read())
+    assert got["decoder"]["viewRescoring"] == {"stretches": [0.9], "weight": 1.0}
+    assert got["decoder"]["lmWeight"] == 1.0
+    assert open(os.path.join(out, "lm.bin"), "rb").read() == b"lm"
+    assert open(os.path.join(out, "..", "net", "weights.bin"), "rb").read() == b"w"
+    assert json.loads((models / "en" / "config.json").read_text()) == config  # the model is not changed

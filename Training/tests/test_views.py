@@ -105,6 +105,15 @@ def test_rescoring_keeps_the_order_where_views_agree_and_moves_it_where_they_do_
     # only the best `top` move
     _, kept = views.rescored(texts, scores, cands, original, [view, view], 1.0, top=1)
     assert sorted(kept)[:2] == [-3.0, -2.0]
+    # the margin: "ab" leads "c" by 1, so a margin of 1 or less keeps the order and the scores, more moves it
+    for margin, first in [(0.5, "ab"), (1.0, "ab"), (1.5, "c"), (None, "c")]:
+        got, got_scores = views.rescored(texts, scores, cands, original, [view, view], 1.0, margin=margin)
+        assert got[0] == first, margin
+        if first == "ab":
+            assert got == texts and np.allclose(got_scores, scores)
+    # a single candidate is never moved
+    one, one_score = views.rescored(texts[:1], scores[:1], cands[:1], original, [view, view], 1.0)
+    assert one == ["ab"] and np.allclose(one_score, [-1.0])
 
 
 def test_stretched_scales_x_only():

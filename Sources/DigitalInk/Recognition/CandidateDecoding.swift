@@ -7,32 +7,34 @@ import Foundation
 /// model (a page recognizer, a large-alphabet decoder) is adding a type that conforms.
 protocol CandidateDecoding: Sendable {
     /// At most `options.maxResultCount` candidates for `output` (the network's log-probabilities,
-    /// every value finite), best first. `views` are the network's outputs for stretched copies of the
-    /// ink (``ViewRescorer``), empty where the model does not rescore with them.
-    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], context: RecognitionContext,
-                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate]
+    /// every value finite), best first. `views` gives the network's outputs for stretched copies of the
+    /// ink (``ViewRescorer``) where the model rescores with them and the beam is not sure enough
+    /// (``ModelConfiguration/ViewRescoring/margin``); only reading them throws.
+    func candidates(for output: FeatureMatrix, views: InkViews, context: RecognitionContext,
+                    options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> [DigitalInkRecognitionCandidate]
 
     /// Candidates for an ink whose context is one of `contexts`, each with its prior probability (a
     /// page's line goes on from the line above or starts afresh): a text's score is
     /// `log Σ_c prior_c · exp(score_c)` over the contexts (a text that one context's beam did not keep
     /// counts as impossible there). Contexts of prior 0 are not read; one context of prior 1 is
     /// ``candidates(for:views:context:options:)``.
-    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], eitherOf contexts: [(context: RecognitionContext, prior: Float)],
-                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate]
+    func candidates(for output: FeatureMatrix, views: InkViews, eitherOf contexts: [(context: RecognitionContext, prior: Float)],
+                    options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> [DigitalInkRecognitionCandidate]
 }
 
 extension CandidateDecoding {
     /// A decoder without a pre-context (the shapes classifier) reads the likeliest context.
-    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], eitherOf contexts: [(context: RecognitionContext, prior: Float)],
-                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
-        candidates(for: output, views: views, context: contexts.max { $0.prior < $1.prior }?.context ?? RecognitionContext(),
-                   options: options)
+    func candidates(for output: FeatureMatrix, views: InkViews, eitherOf contexts: [(context: RecognitionContext, prior: Float)],
+                    options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] {
+        try candidates(for: output, views: views, context: contexts.max { $0.prior < $1.prior }?.context ?? RecognitionContext(),
+                       options: options)
     }
 
     /// The candidates of `output` alone (no views).
     func candidates(for output: FeatureMatrix, context: RecognitionContext,
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
-        candidates(for: output, views: [], context: context, options: options)
+        // Without views nothing is read, so nothing throws.
+        (try? candidates(for: output, views: .none, context: context, options: options)) ?? []
     }
 }
 
@@ -45,16 +47,16 @@ struct CTCTextDecoder: CandidateDecoding {
     let symbolOfCharacter: [Character: Int]
     let languageModel: CharacterNgramModel?
 
-    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], context: RecognitionContext,
-                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
-        ranked(hypotheses(for: output, context: context, options: options), output: output, views: views, options: options)
+    func candidates(for output: FeatureMatrix, views: InkViews, context: RecognitionContext,
+                    options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] {
+        try ranked(hypotheses(for: output, context: context, options: options), output: output, views: views, options: options)
     }
 
-    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], eitherOf contexts: [(context: RecognitionContext, prior: Float)],
-                    options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+    func candidates(for output: FeatureMatrix, views: InkViews, eitherOf contexts: [(context: RecognitionContext, prior: Float)],
+                    options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] {
         let read = contexts.filter { $0.prior > 0 }
         guard read.count > 1 else {
-            return candidates(for: output, views: views, context: read.first?.context ?? RecognitionContext(), options: options)
+            return try candidates(for: output, views: views, context: read.first?.context ?? RecognitionContext(), options: options)
         }
         // log Σ_c prior_c · exp(score_c), per text.
         var merged: [String: Decoded] = [:]
@@ -71,7 +73,7 @@ struct CTCTextDecoder: CandidateDecoding {
             }
         }
         let all = merged.values.sorted(by: Decoded.isRankedBefore)
-        return ranked(all, output: output, views: views, options: options)
+        return try ranked(all, output: output, views: views, options: options)
     }
 
     /// A final hypothesis: its text, score and classes.
@@ -88,13 +90,15 @@ struct CTCTextDecoder: CandidateDecoding {
     }
 
     /// The candidates of `all` (best first): the best re-ranked under `views` where the model rescores
-    /// with them, then at most `options.maxResultCount`, with confidences computed over the top beam
-    /// width of them.
-    private func ranked(_ all: [Decoded], output: FeatureMatrix, views: [FeatureMatrix],
-                        options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
+    /// with them and the best does not lead by its margin, then at most `options.maxResultCount`, with
+    /// confidences computed over the top beam width of them.
+    private func ranked(_ all: [Decoded], output: FeatureMatrix, views: InkViews,
+                        options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] {
         var all = all
-        if !views.isEmpty, all.count > 1, let rescoring = configuration.viewRescoring(options: options) {
-            all = rescored(all, output: output, views: views, rescoring: rescoring, options: options)
+        if let rescoring = configuration.viewRescoring(options: options),
+           rescoring.rescores(lead: all.count > 1 ? all[0].score - all[1].score : .infinity) {
+            let outputs = try views.outputs()
+            if !outputs.isEmpty { all = rescored(all, output: output, views: outputs, rescoring: rescoring, options: options) }
         }
         let width = configuration.beamSearch(languageModel: options.useLanguageModel && languageModel != nil,
                                              options: options).beamWidth
@@ -169,7 +173,7 @@ struct CTCTextDecoder: CandidateDecoding {
 struct ClassifierDecoder: CandidateDecoding {
     let classLabels: [String]
 
-    func candidates(for output: FeatureMatrix, views: [FeatureMatrix], context: RecognitionContext,
+    func candidates(for output: FeatureMatrix, views: InkViews, context: RecognitionContext,
                     options: DigitalInkRecognizerOptions) -> [DigitalInkRecognitionCandidate] {
         let ranked = (0..<output.columns).map { c in
             DigitalInkRecognitionCandidate(text: classLabels[c], score: expf(output[0, c]), confidence: expf(output[0, c]))

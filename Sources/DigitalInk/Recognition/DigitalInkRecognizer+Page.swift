@@ -33,7 +33,9 @@ extension DigitalInkRecognizer {
         let lines = try await pool.run { () throws(DigitalInkError) in try LineSegmenter().lines(of: ink) }
         let inks = lines.map { line in Ink(strokes: line.strokes.map { ink.strokes[$0] }) }
 
-        // The network for every line (and its views), concurrently (each on a compute thread).
+        // The network for every line (and its views), concurrently (each on a compute thread). The views
+        // are read here for every line, also one whose decoder will not use them (its best candidates
+        // far apart), since which those are is known only when the line above has been decoded.
         typealias Output = (FeatureMatrix, [FeatureExtractor.FrameOrigin]?, views: [FeatureMatrix])
         var outputs = [Result<Output, DigitalInkError>?](repeating: nil, count: inks.count)
         await withTaskGroup(of: (Int, Result<Output, DigitalInkError>).self) { group in
@@ -69,9 +71,11 @@ extension DigitalInkRecognizer {
                    (RecognitionContext(preContext: "", postContext: postContext), 1 - continuation)]
             let lineInk = inks[k]
             let strokeIndices = line.strokes
-            let candidates: [DigitalInkRecognitionCandidate] = output.rows == 0 ? [] : await pool.run {
+            let candidates: [DigitalInkRecognitionCandidate] = output.rows == 0 ? [] : try await pool.run {
+                () throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] in
                 // Segments in the page's stroke indices (the coordinates are the page's already).
-                let aligned = Self.align(model.decoder.candidates(for: output, views: views, eitherOf: contexts, options: options),
+                let aligned = Self.align(try model.decoder.candidates(for: output, views: InkViews(outputs: views), eitherOf: contexts,
+                                                                      options: options),
                                          output: output, origins: origins, ink: lineInk, model: model)
                 return aligned.map { (c: DigitalInkRecognitionCandidate) -> DigitalInkRecognitionCandidate in
                     var c = c

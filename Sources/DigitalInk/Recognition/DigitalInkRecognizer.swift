@@ -108,14 +108,17 @@ public final class DigitalInkRecognizer: Sendable {
         }
     }
 
-    /// The pipeline: features → network (for the ink and, where the model rescores with views, for
-    /// its stretched copies) → the model's decoder.
+    /// The pipeline: features → network → the model's decoder (which, where the model rescores with
+    /// views and its best candidates are close, has the network read the ink's stretched copies).
     static func recognize(_ ink: Ink, context: RecognitionContext, model: LoadedModel,
                           options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognitionResult {
         let (output, origins) = try networkOutput(ink, writingArea: context.writingArea, model: model)
         guard output.rows > 0 else { return DigitalInkRecognitionResult(candidates: []) }
-        let views = try ViewRescorer.viewOutputs(ink, writingArea: context.writingArea, model: model, options: options)
-        let candidates = model.decoder.candidates(for: output, views: views, context: context, options: options)
+        // The views are read only if the decoder asks (its best candidates are close).
+        let views = InkViews { () throws(DigitalInkError) in
+            try ViewRescorer.viewOutputs(ink, writingArea: context.writingArea, model: model, options: options)
+        }
+        let candidates = try model.decoder.candidates(for: output, views: views, context: context, options: options)
         return DigitalInkRecognitionResult(candidates: align(candidates, output: output, origins: origins, ink: ink, model: model))
     }
 

@@ -17,8 +17,13 @@ extension ModelConfiguration {
     /// reference the fixture `ctc-likelihood.json` pins; ``DecoderSettings/viewWeight`` overrides
     /// ``weight`` (0 turns the rescoring off).
     ///
+    /// With a ``margin``, an ink whose best candidate leads the second by at least that much is not
+    /// rescored, and its views are never read: the views move a ranking only where the beam was
+    /// close, and most inks are not (en-US: more than half of them, at a margin no re-ranking of the
+    /// held-out writers' non-reported words and lines came near). Its scores are then the beam's.
+    ///
     /// ```json
-    /// "viewRescoring": {"stretches": [0.88, 1.12], "weight": 1.0, "candidates": 10}
+    /// "viewRescoring": {"stretches": [0.88, 1.12], "weight": 1.0, "candidates": 10, "margin": 5}
     /// ```
     @_spi(Engine) public struct ViewRescoring: Sendable, Hashable, Codable {
         /// Horizontal stretch factors of the extra views: 1 to ``maxViews`` of them, each in
@@ -29,6 +34,9 @@ extension ModelConfiguration {
         public var weight: Float
         /// How many of the best candidates are rescored, `1...maxCandidates`; absent: 10.
         public var candidates: Int?
+        /// Rescore only when the best candidate leads the second by less than this (natural-log
+        /// units, positive and finite); absent: always.
+        public var margin: Float?
 
         /// The most views a model may ask for: 4.
         public static let maxViews = 4
@@ -37,10 +45,17 @@ extension ModelConfiguration {
         /// The rescored candidates where `config.json` gives no number: 10.
         public static let defaultCandidates = 10
 
-        public init(stretches: [Double], weight: Float, candidates: Int? = nil) {
+        public init(stretches: [Double], weight: Float, candidates: Int? = nil, margin: Float? = nil) {
             self.stretches = stretches
             self.weight = weight
             self.candidates = candidates
+            self.margin = margin
+        }
+
+        /// Whether candidates whose best leads the second by `lead` are rescored (`lead` is +∞ for a
+        /// single candidate: nothing to re-rank).
+        func rescores(lead: Float) -> Bool {
+            lead.isFinite && lead < (margin ?? .infinity)
         }
 
         func validate(file: String) throws(DigitalInkError) {
@@ -51,6 +66,9 @@ extension ModelConfiguration {
             }
             guard weight.isFinite, abs(weight) <= Limits.weight else { throw bad("weight must be finite, at most \(Limits.weight) in size") }
             if let k = candidates, !(1...Self.maxCandidates).contains(k) { throw bad("candidates must be in 1...\(Self.maxCandidates)") }
+            if let m = margin, !(m.isFinite && m > 0 && m <= Limits.weight) {
+                throw bad("margin must be positive and finite, at most \(Limits.weight)")
+            }
         }
     }
 
@@ -61,6 +79,24 @@ extension ModelConfiguration {
         if let w = options?.decoder.viewWeight { r.weight = w }
         return r.weight == 0 ? nil : r
     }
+}
+
+/// The views of one ink as a decoder receives them: read when it first asks (never, for an ink its
+/// beam is sure of), or already read (a page reads every line's views concurrently beforehand).
+struct InkViews {
+    private let read: () throws(DigitalInkError) -> [FeatureMatrix]
+
+    /// No views (a model that does not rescore with them, or a test of the beam alone).
+    static var none: InkViews { InkViews(outputs: []) }
+
+    /// Views read by `read` (``ViewRescorer/viewOutputs(_:writingArea:model:options:)``) when asked for.
+    init(reading read: @escaping () throws(DigitalInkError) -> [FeatureMatrix]) { self.read = read }
+
+    /// Views already read.
+    init(outputs: [FeatureMatrix]) { self.read = { outputs } }
+
+    /// The network's log-probabilities for each view (empty: none).
+    func outputs() throws(DigitalInkError) -> [FeatureMatrix] { try read() }
 }
 
 /// The extra reads of an ink that ``ModelConfiguration/ViewRescoring`` compares candidates under, and
