@@ -1,5 +1,5 @@
 // 8-bit weight kernels: packing, activation quantization, the projection and the recurrent step
-// (see _InkKernels.h). The portable functions define the results; the VNNI ones give the same
+// (see _InkKernels.h). The portable functions define the results; the VNNI and AVX2 ones give the same
 // integers and then the same float operations, in the same order.
 #include "_InkKernels.h"
 
@@ -102,6 +102,21 @@ void ink_lstm_recurrent_q8_portable(const int8_t *w, const float *rscale, int hi
         const int32_t acc = ink_dot_s16_s8(hq, w + (long)j * H, H);
         const float p = (float)acc * rscale[j];
         g[j] = g[j] + p;
+    }
+}
+
+long ink_q8_pairs_packed_bytes(int n, int k) { return (long)ink_round_up(n, 8) * ink_round_up(k, 2); }
+
+void ink_q8_pack_pairs(const int8_t *w, int n, int k, int8_t *packed) {
+    const int kp = ink_round_up(k, 2);
+    // Output j, input i → panel j / 8 (kp · 8 bytes), pair i / 2 (16 bytes), byte 2 · (j % 8) + i % 2: one
+    // 16-byte load, sign-extended to 16 bits, is the 8 outputs' weights of an input pair, in the order
+    // vpmaddwd pairs them with a broadcast (a[i], a[i+1]). Pads (outputs past n, the input past an odd k) zero.
+    memset(packed, 0, (size_t)ink_q8_pairs_packed_bytes(n, k));
+    for (int j = 0; j < n; j++) {
+        const int8_t *row = w + (long)j * k;
+        int8_t *dst = packed + (long)(j / 8) * kp * 8 + 2 * (j % 8);
+        for (int i = 0; i < k; i++) dst[(i / 2) * 16 + (i & 1)] = row[i];
     }
 }
 
@@ -310,6 +325,159 @@ INK_VNNI void ink_lstm_step_q8_vnni(const int8_t *packed, const int32_t *correct
     }
     ink_lstm_cell16(H, g, h, c, out);
 }
+
+// MARK: AVX2 + FMA (x86-64 CPUs without AVX-512 VNNI)
+//
+// The products are vpmaddwd of 16-bit activations (a broadcast pair) with 16-bit weights (sign-extended
+// from the pair-packed bytes): each 32-bit lane gets a[i]·w[j,i] + a[i+1]·w[j,i+1] exactly (|·| ≤ 2 · 128 · 128),
+// so the sums are the portable kernel's integers. (vpmaddubsw would take the bytes as they are, but its
+// 16-bit sums saturate.) The float operations after the sums are the portable ones, in the same order.
+
+static inline INK_AVX2 __m256 ink_abs8(__m256 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
+
+INK_AVX2 void ink_q8_quantize_rows_s16_avx2(const float *x, int m, int k, int lda, int16_t *xq, int ldq, float *scale) {
+    for (int r = 0; r < m; r++) {
+        const float *row = x + (long)r * lda;
+        __m256 mx = _mm256_setzero_ps();
+        int i = 0;
+        for (; i + 8 <= k; i += 8) mx = _mm256_max_ps(mx, ink_abs8(_mm256_loadu_ps(row + i)));
+        __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(mx), _mm256_extractf128_ps(mx, 1));
+        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+        m4 = _mm_max_ss(m4, _mm_shuffle_ps(m4, m4, 1));
+        float m0 = _mm_cvtss_f32(m4);
+        for (; i < k; i++) m0 = fmaxf(m0, fabsf(row[i]));
+        const float s = m0 > 0.0f ? m0 / 127.0f : 1.0f;
+        scale[r] = s;
+        const __m256 vs = _mm256_set1_ps(s);
+        const __m256i lo = _mm256_set1_epi32(-127), hi = _mm256_set1_epi32(127);
+        int16_t *q = xq + (long)r * ldq;
+        // x / s (a division, as the portable kernel: x · (1/s) can differ in the last bit), rounded to
+        // nearest even by vcvtps2dq in the default rounding mode, clamped, narrowed (exact after the clamp).
+        for (i = 0; i + 16 <= k; i += 16) {
+            __m256i a = _mm256_cvtps_epi32(_mm256_div_ps(_mm256_loadu_ps(row + i), vs));
+            __m256i b = _mm256_cvtps_epi32(_mm256_div_ps(_mm256_loadu_ps(row + i + 8), vs));
+            a = _mm256_min_epi32(_mm256_max_epi32(a, lo), hi);
+            b = _mm256_min_epi32(_mm256_max_epi32(b, lo), hi);
+            // vpackssdw packs within 128-bit lanes: a0 b0 a1 b1 in quarters, put back in order.
+            _mm256_storeu_si256((__m256i *)(q + i), _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8));
+        }
+        for (; i < k; i++) {
+            int32_t v = ink_round_even(row[i] / s);
+            q[i] = (int16_t)(v > 127 ? 127 : v < -127 ? -127 : v);
+        }
+        for (; i < ldq; i++) q[i] = 0;
+    }
+}
+
+/// y = float(acc) · (s · wscale) + bias for `count` outputs (8 with vectors, fewer one by one), no fused
+/// multiply-add: the portable kernel's operations.
+static inline INK_AVX2 void ink_q8_store8_avx2(__m256i acc, float s, const float *wscale, const float *bias, float *y,
+                                               int count) {
+    if (count >= 8) {
+        const __m256 f = _mm256_mul_ps(_mm256_set1_ps(s), _mm256_loadu_ps(wscale));
+        const __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), f);
+        _mm256_storeu_ps(y, _mm256_add_ps(p, _mm256_loadu_ps(bias)));
+        return;
+    }
+    int32_t a[8];
+    _mm256_storeu_si256((__m256i *)a, acc);
+    for (int j = 0; j < count; j++) {
+        const float f = s * wscale[j];
+        const float p = (float)a[j] * f;
+        y[j] = p + bias[j];
+    }
+}
+
+/// R rows × P panels of 8 outputs (R ≤ 4, P ≤ 3: 12 accumulators, 3 weight vectors and a broadcast of the
+/// 16 registers), output panel `p0` on. Inlined with constant R and P, so the arrays live in registers.
+static inline __attribute__((always_inline)) INK_AVX2 void
+ink_q8_tile_avx2(const int R, const int P, int n, int kp, const int16_t *xq, int ldq, const float *scale,
+                 const int8_t *packed, int p0, const float *wscale, const float *bias, float *y, int ldc) {
+    __m256i acc[4][3];
+    for (int r = 0; r < R; r++)
+        for (int v = 0; v < P; v++) acc[r][v] = _mm256_setzero_si256();
+    const long ps = (long)kp * 8;  // bytes per panel
+    const int8_t *wp = packed + p0 * ps;
+    for (int i = 0; i < kp; i += 2) {
+        __m256i w[3];
+        for (int v = 0; v < P; v++) w[v] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(wp + v * ps + 8L * i)));
+        for (int r = 0; r < R; r++) {
+            int32_t pair;
+            memcpy(&pair, xq + (long)r * ldq + i, 4);
+            const __m256i b = _mm256_set1_epi32(pair);
+            for (int v = 0; v < P; v++) acc[r][v] = _mm256_add_epi32(acc[r][v], _mm256_madd_epi16(b, w[v]));
+        }
+    }
+    for (int r = 0; r < R; r++)
+        for (int v = 0; v < P; v++) {
+            const int j = 8 * (p0 + v);
+            ink_q8_store8_avx2(acc[r][v], scale[r], wscale + j, bias + j, y + (long)r * ldc + j, n - j);
+        }
+}
+
+INK_AVX2 void ink_q8_gemm_avx2(int m, int n, int k, const int16_t *xq, int ldq, const float *scale,
+                               const int8_t *packed, const float *wscale, const float *bias, float *y, int ldc) {
+    const int kp = ink_round_up(k, 2), panels = ink_round_up(n, 8) / 8;
+    // Panels outside, rows inside: a block of 3 panels (kp · 24 bytes, 9 KB for k = 384) stays in L1 while
+    // every row passes; the 16-bit rows stream from L2.
+    int p = 0;
+    for (; p + 3 <= panels; p += 3) {
+        int r = 0;
+        for (; r + 4 <= m; r += 4)
+            ink_q8_tile_avx2(4, 3, n, kp, xq + (long)r * ldq, ldq, scale + r, packed, p, wscale, bias, y + (long)r * ldc, ldc);
+        for (; r < m; r++)
+            ink_q8_tile_avx2(1, 3, n, kp, xq + (long)r * ldq, ldq, scale + r, packed, p, wscale, bias, y + (long)r * ldc, ldc);
+    }
+    for (; p < panels; p++) {
+        int r = 0;
+        for (; r + 4 <= m; r += 4)
+            ink_q8_tile_avx2(4, 1, n, kp, xq + (long)r * ldq, ldq, scale + r, packed, p, wscale, bias, y + (long)r * ldc, ldc);
+        for (; r < m; r++)
+            ink_q8_tile_avx2(1, 1, n, kp, xq + (long)r * ldq, ldq, scale + r, packed, p, wscale, bias, y + (long)r * ldc, ldc);
+    }
+}
+
+/// g[8·(p0+v) ..< +8] += float(Σ hq · W) · rscale for P panels of 8 gates (P ≤ 12: 12 accumulators, a broadcast,
+/// a weight vector), panel p0 on. Inlined with a constant P.
+static inline __attribute__((always_inline)) INK_AVX2 void
+ink_q8_gates_avx2(const int P, int H, const int16_t *hq, const int8_t *packed, int p0, const float *rscale, float *g) {
+    __m256i acc[12];
+    for (int v = 0; v < P; v++) acc[v] = _mm256_setzero_si256();
+    const long ps = (long)H * 8;  // bytes per panel (H is even)
+    const int8_t *wp = packed + p0 * ps;
+    for (int i = 0; i < H; i += 2) {
+        int32_t pair;
+        memcpy(&pair, hq + i, 4);
+        const __m256i b = _mm256_set1_epi32(pair);
+        for (int v = 0; v < P; v++)
+            acc[v] = _mm256_add_epi32(acc[v], _mm256_madd_epi16(b, _mm256_cvtepi8_epi16(
+                                                                  _mm_loadu_si128((const __m128i *)(wp + v * ps + 8L * i)))));
+    }
+    for (int v = 0; v < P; v++) {
+        const int o = 8 * (p0 + v);
+        const __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[v]), _mm256_loadu_ps(rscale + o));
+        _mm256_storeu_ps(g + o, _mm256_add_ps(_mm256_loadu_ps(g + o), p));
+    }
+}
+
+INK_AVX2 void ink_lstm_step_q8_avx2(const int8_t *packed, const float *rscale, int hidden, int with_recurrent,
+                                    float *g, float *h, float *c, float *out) {
+    const int H = hidden, panels = 4 * hidden / 8;
+    if (with_recurrent) {
+        // hq = round(h · 127) clamped to ±127, as the portable kernel (vcvtps2dq: nearest even).
+        int16_t hq[H];
+        for (int i = 0; i < H; i += 8) {
+            __m256i v = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(h + i), _mm256_set1_ps(127.0f)));
+            v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(-127)), _mm256_set1_epi32(127));
+            _mm_storeu_si128((__m128i *)(hq + i), _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+        }
+        // 12 panels (96 gates) at a time, then 4 (the panels, H / 2, are a multiple of 4).
+        int p = 0;
+        for (; p + 12 <= panels; p += 12) ink_q8_gates_avx2(12, H, hq, packed, p, rscale, g);
+        for (; p < panels; p += 4) ink_q8_gates_avx2(4, H, hq, packed, p, rscale, g);
+    }
+    ink_lstm_cell(H, g, h, c, out);
+}
 #else
 void ink_q8_quantize_rows_avx512(const float *x, int m, int k, int lda, uint8_t *xq, int ldq, float *scale) {
     // Never called: ink_kernels_avx512vnni_available() is 0 here.
@@ -328,5 +496,23 @@ void ink_lstm_step_q8_vnni(const int8_t *packed, const int32_t *correction, cons
     // Never called: ink_kernels_avx512vnni_available() is 0 here.
     (void)packed; (void)correction; (void)rscale; (void)hidden; (void)with_recurrent; (void)g; (void)h; (void)c;
     (void)out;
+}
+
+void ink_q8_quantize_rows_s16_avx2(const float *x, int m, int k, int lda, int16_t *xq, int ldq, float *scale) {
+    // Never called: ink_kernels_avx2_fma_available() is 0 here.
+    (void)x; (void)m; (void)k; (void)lda; (void)xq; (void)ldq; (void)scale;
+}
+
+void ink_q8_gemm_avx2(int m, int n, int k, const int16_t *xq, int ldq, const float *scale, const int8_t *packed,
+                      const float *wscale, const float *bias, float *y, int ldc) {
+    // Never called: ink_kernels_avx2_fma_available() is 0 here.
+    (void)m; (void)n; (void)k; (void)xq; (void)ldq; (void)scale; (void)packed; (void)wscale; (void)bias; (void)y;
+    (void)ldc;
+}
+
+void ink_lstm_step_q8_avx2(const int8_t *packed, const float *rscale, int hidden, int with_recurrent, float *g,
+                           float *h, float *c, float *out) {
+    // Never called: ink_kernels_avx2_fma_available() is 0 here.
+    (void)packed; (void)rscale; (void)hidden; (void)with_recurrent; (void)g; (void)h; (void)c; (void)out;
 }
 #endif

@@ -39,15 +39,15 @@ struct CJKNetworkGoldenTests {
         if got.rows == expected.rows { #expect(maxAbsDifference(got, expected) < 1e-5) }
     }
 
-    @Test("log-probabilities over 11,202 classes within 2e-3, portable and VNNI", arguments: Int8NetworkGoldenTests.useVNNI)
-    func logProbabilities(vnni: Bool) throws {
+    @Test("log-probabilities over 11,202 classes within 2e-3, portable, AVX2 and VNNI", arguments: Int8NetworkGoldenTests.kernels)
+    func logProbabilities(kernel: _Int8Kernel) throws {
         let g = try Self.golden()
         let config = try JSONDecoder().decode(NetworkConfiguration.self,
                                               from: JSONSerialization.data(withJSONObject: g["network"]!))
         #expect(config.numClasses == 11_202 && config.precision == .int8 && config.reduceAfter == 1)
         let file = try SafeTensorsFile(contentsOf: Fixtures.url("cjk-network/\(config.weights)"))
-        let network = try RecognitionNetwork(configuration: config, file: file, kernel: vnni ? .fastest : .portable)
-        #expect(network.computeKernels.contains(vnni ? "int8-vnni" : "int8-portable"))
+        let network = try RecognitionNetwork(configuration: config, file: file, int8: kernel)
+        #expect(network.computeKernels.hasPrefix("recurrent int8-\(kernel.rawValue), projection int8-\(kernel.rawValue) "))
         let x = Fixtures.matrix(g["features"]!, columns: 4)
         let got = network.logProbabilities(x)
         let frames = g["frames"] as! Int, C = config.numClasses

@@ -114,10 +114,17 @@ struct NetworkGoldenTests {
         let portable = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String),
                                        compute: ComputeOptions(recurrentKernel: .portable, projectionKernel: .blas))
         if model.configuration.network.precision == .int8 {
-            // 8-bit models: VNNI where the CPU has it, the portable integer kernels otherwise or when asked.
-            let q = _Int8Kernels.hasVNNI ? "int8-vnni" : "int8-portable"
+            // 8-bit models: VNNI where the CPU has it, else AVX2, else the portable integer kernels; the
+            // portable ones when asked, and AVX2 when `avx2` (or `avx2-f16`) is asked, VNNI or not.
+            let q = _Int8Kernels.hasVNNI ? "int8-vnni" : _Int8Kernels.hasAVX2 ? "int8-avx2" : "int8-portable"
             #expect(model.network.computeKernels == "recurrent \(q), projection \(q) (first layer \(_ProjectionKernel.fastest.rawValue))")
             #expect(portable.network.computeKernels == "recurrent int8-portable, projection int8-portable (first layer blas)")
+            let a = _Int8Kernels.hasAVX2 ? "int8-avx2" : "int8-portable"
+            for named in [ComputeOptions.RecurrentKernel.avx2, .avx2F16] {
+                let avx2 = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String),
+                                           compute: ComputeOptions(recurrentKernel: named, projectionKernel: .blas))
+                #expect(avx2.network.computeKernels == "recurrent \(a), projection \(a) (first layer blas)")
+            }
             return
         }
         #expect(model.network.kernel == _LSTMKernel.fastest)
@@ -152,7 +159,7 @@ struct SplitMix: RandomNumberGenerator {
 struct Int8NetworkGoldenTests {
     /// The shipped text model is 8-bit (`Training/quantize_model.py`); `Fixtures/model-golden-int8.json`
     /// holds the reference log-probabilities of `model-golden.json`'s inks under it.
-    static let useVNNI: [Bool] = _Int8Kernels.hasVNNI ? [false, true] : [false]
+    static let kernels: [_Int8Kernel] = Int8KernelTests.kernels
 
     /// The 8-bit recurrent input round(h · 127) turns a difference of a unit in the last place (the first layer's
     /// float products summed in another order) into one code more or less once in a while, and that moves an
@@ -160,16 +167,15 @@ struct Int8NetworkGoldenTests {
     /// change by one part in a million (the shared Latin network has many activations near a rounding boundary).
     /// So: most inks within 2e-3 (the same arithmetic), every ink within 0.1 with the same best class in every
     /// frame.
-    @Test("log-probabilities of held-out inks within 2e-3 of the reference (0.1 where an 8-bit activation rounds the other way), portable and VNNI", arguments: useVNNI)
-    func model(vnni: Bool) throws {
+    @Test("log-probabilities of held-out inks within 2e-3 of the reference (0.1 where an 8-bit activation rounds the other way), portable, AVX2 and VNNI", arguments: kernels)
+    func model(kernel: _Int8Kernel) throws {
         let golden = try Fixtures.json("model-golden-int8.json")
         let dir = try #require(Self.int8ModelDirectory(golden["model"] as! String))
         let model = try LoadedModel(directory: dir)
         #expect(model.configuration.network.precision == .int8)
         let file = try SafeTensorsFile(contentsOf: dir.appendingPathComponent(model.configuration.network.weights))
-        let network = try RecognitionNetwork(configuration: model.configuration.network, file: file,
-                                             kernel: vnni ? .fastest : .portable)
-        #expect(network.computeKernels.contains(vnni ? "int8-vnni" : "int8-portable"))
+        let network = try RecognitionNetwork(configuration: model.configuration.network, file: file, int8: kernel)
+        #expect(network.computeKernels.hasPrefix("recurrent int8-\(kernel.rawValue), projection int8-\(kernel.rawValue) "))
         let cases = golden["cases"] as! [[String: Any]]
         var exact = 0
         for c in cases {

@@ -24,6 +24,8 @@ import Foundation
 /// - with the `portable` kernel the product is a BLAS `sgemv` over `W_hh` stored transposed (H × 4H),
 ///   so that BLAS runs its column-major kernel over long contiguous columns, and the gate
 ///   non-linearities are computed 8 units at a time in Swift SIMD;
+/// - with 8-bit weights (``QuantizedDirection``) the products run in 8-bit kernels (``_Int8Kernel``:
+///   AVX-512 VNNI, AVX2 or portable C), all with the same integer sums;
 /// - either way tanh is a rational approximation (the one Eigen and ONNX Runtime use, |error| < 1e-6)
 ///   and σ(x) = ½ tanh(x/2) + ½, instead of one libm call per value.
 /// The output row t is `[h_fwd(t), h_bwd(t)]` (T × 2H).
@@ -44,13 +46,17 @@ struct BidirectionalLSTM: Sendable {
     }
 
     /// The 8-bit recurrent weights of both directions: `W_hh` (4H × H) and its row scale / 127, packed
-    /// for `ink_lstm_step_q8_vnni` when that kernel is used.
+    /// for `ink_lstm_step_q8_vnni` or (`packedPairs`) for `ink_lstm_step_q8_avx2` when that kernel is used.
     struct Int8Recurrent: Sendable {
         var forward: [Int8]
         var backward: [Int8]
         var forwardScale: [Float]
         var backwardScale: [Float]
         var packed: (forward: (weights: [Int8], correction: [Int32]), backward: (weights: [Int8], correction: [Int32]))?
+        var packedPairs: (forward: [Int8], backward: [Int8])?
+
+        /// The kernel that runs the steps.
+        var kernel: _Int8Kernel { packed != nil ? .vnni : packedPairs != nil ? .avx2 : .portable }
     }
 
     /// The input projection of both directions: float (`_AffineMap`) or 8-bit (`_QuantizedAffineMap`).
@@ -97,8 +103,8 @@ struct BidirectionalLSTM: Sendable {
     /// The kernel that runs the recurrent steps (8-bit layers: see ``int8Kernel``).
     var kernel: _LSTMKernel { packedRecurrentHalf != nil ? .avx2f16 : packedRecurrent != nil ? .avx2 : .portable }
 
-    /// For an 8-bit layer, `"int8-vnni"` or `"int8-portable"`; nil for a float one.
-    var int8Kernel: String? { int8Recurrent.map { $0.packed != nil ? "int8-vnni" : "int8-portable" } }
+    /// For an 8-bit layer, `"int8-vnni"`, `"int8-avx2"` or `"int8-portable"`; nil for a float one.
+    var int8Kernel: String? { int8Recurrent.map { "int8-\($0.kernel.rawValue)" } }
 
     var outputSize: Int { 2 * hiddenSize }
 
@@ -133,17 +139,18 @@ struct BidirectionalLSTM: Sendable {
         packedRecurrent = full
     }
 
-    /// An 8-bit layer. The VNNI kernels are used when `vnni` is true and the CPU has them (and H is a
-    /// multiple of 8), otherwise the portable ones; a float first-layer projection runs with `projection`.
-    init(inputSize: Int, hiddenSize H: Int, forward: QuantizedDirection, backward: QuantizedDirection, vnni: Bool,
+    /// An 8-bit layer. `int8` runs its products (for projection and steps alike) where the CPU has it
+    /// and H is a multiple of 8, else the next one this CPU runs (``_Int8Kernel/usable``) or, for other
+    /// H, the portable ones; a float first-layer projection runs with `projection`.
+    init(inputSize: Int, hiddenSize H: Int, forward: QuantizedDirection, backward: QuantizedDirection, int8: _Int8Kernel,
          projection: _ProjectionKernel = .fastest) {
         self.inputSize = inputSize
         self.hiddenSize = H
-        let useVNNI = vnni && _Int8Kernels.hasVNNI && H % 8 == 0
+        let kernel: _Int8Kernel = H % 8 == 0 ? int8.usable : .portable
         if let fi = forward.inputWeights, let bi = backward.inputWeights {
             self.projection = .int8(_QuantizedAffineMap(weights: fi.values + bi.values, weightScale: fi.scale + bi.scale,
                                                         inputs: inputSize, outputs: 8 * H, bias: forward.bias + backward.bias,
-                                                        vnni: useVNNI))
+                                                        kernel: kernel))
         } else {
             self.projection = .float(_AffineMap(
                 weights: _transposed(forward.floatInputWeights + backward.floatInputWeights, rows: 8 * H, columns: inputSize),
@@ -153,8 +160,10 @@ struct BidirectionalLSTM: Sendable {
         int8Recurrent = Int8Recurrent(
             forward: fr.values, backward: br.values,
             forwardScale: fr.scale.map { $0 / 127 }, backwardScale: br.scale.map { $0 / 127 },
-            packed: useVNNI ? (_Int8Kernels.pack(fr.values, outputs: 4 * H, inputs: H),
-                               _Int8Kernels.pack(br.values, outputs: 4 * H, inputs: H)) : nil)
+            packed: kernel == .vnni ? (_Int8Kernels.pack(fr.values, outputs: 4 * H, inputs: H),
+                                       _Int8Kernels.pack(br.values, outputs: 4 * H, inputs: H)) : nil,
+            packedPairs: kernel == .avx2 ? (_Int8Kernels.packPairs(fr.values, outputs: 4 * H, inputs: H),
+                                            _Int8Kernels.packPairs(br.values, outputs: 4 * H, inputs: H)) : nil)
         recurrentForward = []
         recurrentBackward = []
         packedRecurrent = nil
@@ -251,8 +260,8 @@ extension BidirectionalLSTM {
 }
 
 extension BidirectionalLSTM {
-    /// The T recurrent steps of both directions with 8-bit `W_hh`: `ink_lstm_step_q8_vnni`, or the
-    /// portable product (`ink_lstm_recurrent_q8_portable`) and the Swift cell.
+    /// The T recurrent steps of both directions with 8-bit `W_hh`: `ink_lstm_step_q8_vnni`,
+    /// `ink_lstm_step_q8_avx2`, or the portable product (`ink_lstm_recurrent_q8_portable`) and the Swift cell.
     func runInt8Steps(_ q: Int8Recurrent, steps T: Int, gates: UnsafeMutablePointer<Float>,
                       state s: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
         let H = hiddenSize, G = 4 * H, G2 = 8 * H, outStride = 2 * H, h32 = Int32(H)
@@ -272,6 +281,20 @@ extension BidirectionalLSTM {
                                                               output + tb * outStride + H)
                                     }
                                 }
+                            }
+                        }
+                    }
+                    return
+                }
+                if let p = q.packedPairs {
+                    p.forward.withUnsafeBufferPointer { fw in
+                        p.backward.withUnsafeBufferPointer { bw in
+                            for t in 0..<T {
+                                let tb = T - 1 - t, r: Int32 = t > 0 ? 1 : 0
+                                ink_lstm_step_q8_avx2(fw.baseAddress!, fs.baseAddress!, h32, r, gates + t * G2, s, s + H,
+                                                      output + t * outStride)
+                                ink_lstm_step_q8_avx2(bw.baseAddress!, bs.baseAddress!, h32, r, gates + tb * G2 + G,
+                                                      s + 2 * H, s + 3 * H, output + tb * outStride + H)
                             }
                         }
                     }

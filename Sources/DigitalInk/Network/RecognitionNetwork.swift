@@ -29,13 +29,15 @@ import Foundation
         try compute.validate()
         _BLAS.setThreads(compute.blasThreads)
         let file = try SafeTensorsFile(contentsOf: weightsURL)
-        try self.init(configuration: configuration, file: file, kernel: compute.lstmKernel, projection: compute.projection)
+        try self.init(configuration: configuration, file: file, kernel: compute.lstmKernel, projection: compute.projection,
+                      int8: compute.int8Kernel)
     }
 
     /// `kernel`, `projection`: how the LSTM steps and projections run (tests compare the kernels; the
-    /// engine takes the best ones).
+    /// engine takes the best ones). `int8`: how the products of an 8-bit network run; nil: `portable`
+    /// when `kernel` is, else the fastest this CPU runs.
     init(configuration c: NetworkConfiguration, file: SafeTensorsFile, kernel: _LSTMKernel = .fastest,
-         projection: _ProjectionKernel = .fastest) throws(DigitalInkError) {
+         projection: _ProjectionKernel = .fastest, int8 int8Choice: _Int8Kernel? = nil) throws(DigitalInkError) {
         guard c.inputDim > 0, c.hidden > 0, c.layers > 0, c.numClasses > 1, (0...c.layers).contains(c.reduceAfter) else {
             throw .modelCorrupt(file: "config.json", reason: "network sizes must be positive and reduceAfter in 0...layers")
         }
@@ -60,7 +62,7 @@ import Foundation
         var layers: [BidirectionalLSTM] = []
         var inSize = c.inputDim
         let int8 = c.precision == .int8
-        let vnni = kernel != .portable
+        let int8Kernel: _Int8Kernel = int8Choice ?? (kernel == .portable ? .portable : .fastest)
         for l in 0..<c.layers where int8 {
             func direction(_ suffix: String) throws(DigitalInkError) -> BidirectionalLSTM.QuantizedDirection {
                 let p = "lstms.\(l)."
@@ -72,7 +74,7 @@ import Foundation
                 return .init(inputWeights: wih, floatInputWeights: fih, recurrentWeights: whh, bias: zip(bih, bhh).map { $0 + $1 })
             }
             layers.append(BidirectionalLSTM(inputSize: inSize, hiddenSize: H, forward: try direction(""),
-                                            backward: try direction("_reverse"), vnni: vnni, projection: projection))
+                                            backward: try direction("_reverse"), int8: int8Kernel, projection: projection))
             inSize = 2 * H * (c.reduceAfter == l + 1 ? 2 : 1)
         }
         for l in 0..<c.layers where !int8 {
@@ -93,7 +95,7 @@ import Foundation
         if int8 {
             let w = try take8("head.weight", [c.numClasses, inSize])
             headHead = .int8(_QuantizedAffineMap(weights: w.values, weightScale: w.scale, inputs: inSize, outputs: c.numClasses,
-                                                 bias: try take("head.bias", [c.numClasses]), vnni: vnni))
+                                                 bias: try take("head.bias", [c.numClasses]), kernel: int8Kernel))
         } else {
             let headWeights = try take("head.weight", [c.numClasses, inSize])
             let headBias = try take("head.bias", [c.numClasses])
@@ -123,7 +125,9 @@ import Foundation
 
     /// How this network runs on this CPU, for reports: the recurrent kernel (`portable`: BLAS sgemv and
     /// Swift SIMD; `avx2`; `avx2-f16`: 16-bit recurrent weights) and the projection kernel (`blas` or
-    /// `avx512`), e.g. `"recurrent avx2-f16, projection avx512"`. ``ComputeOptions`` chooses them.
+    /// `avx512`), e.g. `"recurrent avx2-f16, projection avx512"`; for an 8-bit network the 8-bit kernel
+    /// (`int8-vnni`, `int8-avx2`, `int8-portable`) and the float first layer's projection kernel, e.g.
+    /// `"recurrent int8-avx2, projection int8-avx2 (first layer blas)"`. ``ComputeOptions`` chooses them.
     public var computeKernels: String {
         if let q = layers.first?.int8Kernel { return "recurrent \(q), projection \(q) (first layer \(projection.rawValue))" }
         return "recurrent \(kernel.rawValue), projection \(projection.rawValue)"

@@ -10,16 +10,24 @@
 /// ```
 public struct ComputeOptions: Sendable, Hashable, Codable {
     /// The LSTM's recurrent step.
+    ///
+    /// For models with 8-bit weights (network precision `int8`) the choice covers all of the
+    /// network's 8-bit products (recurrent steps, projections and head): ``fastest`` runs the AVX-512
+    /// VNNI kernels where the CPU has them, else the AVX2 ones, else the portable ones; ``avx2`` and
+    /// ``avx2F16`` run the AVX2 + FMA 8-bit kernels (so a CPU with VNNI can run the path of CPUs
+    /// without it; ``portable`` where the CPU lacks AVX2); ``portable`` the portable C ones. All give
+    /// the same integer sums.
     public enum RecurrentKernel: String, Sendable, Hashable, Codable, CaseIterable {
         /// The fastest this CPU runs: `avx2F16` for models that store 16-bit recurrent weights, then
-        /// `avx2`, then `portable`.
+        /// `avx2`, then `portable` (8-bit models: AVX-512 VNNI, then AVX2, then portable).
         case fastest
-        /// BLAS `sgemv` and Swift SIMD, on any CPU.
+        /// BLAS `sgemv` and Swift SIMD, on any CPU (8-bit models: portable C).
         case portable
-        /// AVX2 + FMA over float32 weights packed at load time (x86-64).
+        /// AVX2 + FMA over float32 weights packed at load time (x86-64; 8-bit models: the AVX2 8-bit
+        /// kernels, also on CPUs with AVX-512 VNNI).
         case avx2
         /// AVX2 + FMA + F16C over 16-bit weights (x86-64; only for weights that are exactly 16-bit
-        /// values, else `avx2`).
+        /// values, else `avx2`; 8-bit models: as `avx2`).
         case avx2F16 = "avx2-f16"
     }
 
@@ -64,6 +72,16 @@ public struct ComputeOptions: Sendable, Hashable, Codable {
         case .portable: return .portable
         case .avx2: return _LSTMKernel.avx2.isAvailable ? .avx2 : .portable
         case .avx2F16: return _LSTMKernel.avx2f16.isAvailable ? .avx2f16 : _LSTMKernel.avx2.isAvailable ? .avx2 : .portable
+        }
+    }
+
+    /// The engine's 8-bit kernel for this choice (see ``RecurrentKernel``): `avx2` and `avx2F16` name
+    /// the AVX2 kernels, so that tests and benchmarks on a CPU with VNNI can run the path of CPUs without.
+    var int8Kernel: _Int8Kernel {
+        switch recurrentKernel {
+        case .fastest: return .fastest
+        case .portable: return .portable
+        case .avx2, .avx2F16: return _Int8Kernel.avx2.usable
         }
     }
 

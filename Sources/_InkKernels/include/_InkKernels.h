@@ -150,6 +150,35 @@ void ink_lstm_step_q8_vnni(const int8_t *packed, const int32_t *correction, cons
 /// g[j] += float(Σ_k round(h[k] · 127) · W[j, k]) · rscale[j]. The caller runs the cell.
 void ink_lstm_recurrent_q8_portable(const int8_t *w, const float *rscale, int hidden, const float *h, float *g);
 
+// The AVX2 + FMA kernels (x86-64 CPUs with AVX2 but not AVX-512 VNNI) multiply 16-bit activations with
+// the weights sign-extended to 16 bits (vpmaddwd: exact pairs summed into 32-bit lanes), so they give
+// the portable kernels' integers without a correction. Only after `ink_kernels_avx2_fma_available()`.
+
+/// Bytes `ink_q8_pack_pairs` writes for n outputs of k inputs: n rounded up to a multiple of 8, times k
+/// rounded up to a multiple of 2.
+long ink_q8_pairs_packed_bytes(int n, int k);
+
+/// Packs int8 weights W (n × k, row-major) for the AVX2 kernels: panels of 8 outputs, each panel input
+/// pair after input pair (16 bytes: for each of the 8 outputs its weights of inputs 2i and 2i + 1), zeros
+/// in the pads. Portable C.
+void ink_q8_pack_pairs(const int8_t *w, int n, int k, int8_t *packed);
+
+/// `ink_q8_quantize_rows` with the values as 16-bit integers `q` (not bytes `q + 128`), rows of `ldq`
+/// (≥ k rounded up to 2; pads 0): the same values and scales. AVX2.
+void ink_q8_quantize_rows_s16_avx2(const float *x, int m, int k, int lda, int16_t *xq, int ldq, float *scale);
+
+/// `ink_q8_gemm_vnni`'s result (the portable kernel's: the same integer sums, then the same float
+/// operations) from rows quantized by `ink_q8_quantize_rows_s16_avx2` and weights packed by
+/// `ink_q8_pack_pairs`. Register blocks of 4 rows × 24 outputs. AVX2 + FMA.
+void ink_q8_gemm_avx2(int m, int n, int k, const int16_t *xq, int ldq, const float *scale, const int8_t *packed,
+                      const float *wscale, const float *bias, float *y, int ldc);
+
+/// `ink_lstm_step_q8_vnni` over W_hh packed by `ink_q8_pack_pairs` (4H outputs × H inputs): the product
+/// gives the portable kernel's gates exactly, then the AVX2 cell of `ink_lstm_step` (8 units at a time).
+/// H a multiple of 8. AVX2 + FMA.
+void ink_lstm_step_q8_avx2(const int8_t *packed, const float *rscale, int hidden, int with_recurrent,
+                           float *g, float *h, float *c, float *out);
+
 /// The processors this process may run on: its CPU affinity on Linux (so `taskset -c 0` gives 1),
 /// the online processors elsewhere; at least 1.
 int ink_available_processors(void);
