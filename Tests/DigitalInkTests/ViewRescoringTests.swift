@@ -77,6 +77,8 @@ struct ViewRescoringTests {
         ("margin", #"{"stretches": [0.9], "weight": 1, "margin": 0}"#),
         ("margin", #"{"stretches": [0.9], "weight": 1, "margin": -2}"#),
         ("margin", #"{"stretches": [0.9], "weight": 1, "margin": 1e30}"#),
+        ("beamWidth", #"{"stretches": [0.9], "weight": 1, "beamWidth": 0}"#),
+        ("beamWidth", #"{"stretches": [0.9], "weight": 1, "beamWidth": 100000}"#),
     ])
     func configChecked(field: String, json: String) throws {
         let rescoring = try JSONSerialization.jsonObject(with: Data(json.utf8))
@@ -177,6 +179,53 @@ struct ViewRescoringTests {
             kinds.insert(close)
         }
         #expect(kinds == [true, false], "the samples should hold inks on both sides of the margin")
+    }
+
+    /// `viewRescoring.beamWidth`: a reading that the original's beam (two wide here) dropped but a view's
+    /// own beam finds joins, scored as the original would have scored it (its score in the view's beam
+    /// less its likelihood there, plus its likelihood under the original), then moved by the rule; it
+    /// wins where the views support it. Without the width it never appears.
+    @Test("a view's own beam proposes a reading the original's beam dropped, scored as the original would have")
+    func viewBeamProposes() throws {
+        let model = try LoadedModel(directory: shippedModelDirectory)
+        let C = model.network.configuration.numClasses
+        let (a, e, o) = (model.symbolOfCharacter["a"]!, model.symbolOfCharacter["e"]!, model.symbolOfCharacter["o"]!)
+        // Blank, one letter, blank: under the original "a" 0.5, "e" 0.3, "o" 0.15; under the view "o" 0.9.
+        func frames(_ letter: [Int: Float]) -> FeatureMatrix {
+            var m = FeatureMatrix(rows: 3, columns: C)
+            m.values = [Float](repeating: logf(1e-6), count: 3 * C)
+            m.values[0] = logf(0.98); m.values[2 * C] = logf(0.98)
+            for (k, p) in letter { m.values[C + k] = logf(p) }
+            m.values[C] = logf(0.04)
+            return m
+        }
+        let original = frames([a: 0.5, e: 0.3, o: 0.15]), view = frames([a: 0.03, e: 0.03, o: 0.9])
+        func decoder(beamWidth: Int?) -> CTCTextDecoder {
+            var configuration = model.configuration
+            configuration.decoder?.beamWidth = 2
+            configuration.decoder?.viewRescoring = .init(stretches: [0.9], weight: 1, candidates: 10, margin: nil, beamWidth: beamWidth)
+            return CTCTextDecoder(configuration: configuration, classLabels: model.classLabels,
+                                  symbolOfCharacter: model.symbolOfCharacter, languageModel: nil)
+        }
+        var options = DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory)
+        options.maxResultCount = 2  // (the beam keeps at least as many as the results)
+        let plain = decoder(beamWidth: nil)
+        let beam = plain.candidates(for: original, context: RecognitionContext(), options: options)
+        #expect(beam.map(\.text) == ["a", "e"], "the original's beam keeps two readings")
+        let without = try plain.candidates(for: original, views: InkViews(outputs: [view]), context: RecognitionContext(),
+                                           options: options)
+        #expect(!without.contains { $0.text == "o" })
+        let got = try decoder(beamWidth: 16).candidates(for: original, views: InkViews(outputs: [view]),
+                                                       context: RecognitionContext(), options: options)
+        #expect(got.first?.text == "o")
+        // Its score: the view beam's score less its likelihood there plus its likelihood under the
+        // original, moved by weight · (mean likelihood − the original's).
+        let viewBeam = plain.candidates(for: view, context: RecognitionContext(), options: options)
+        let proposed = try #require(viewBeam.first { $0.text == "o" })
+        let (l0, lv) = (CTCLikelihood.logLikelihood([o], logProbs: original), CTCLikelihood.logLikelihood([o], logProbs: view))
+        let want = proposed.score - Float(lv) + Float(l0) + Float((l0 + lv) / 2 - l0)
+        let score = try #require(got.first { $0.text == "o" }).score
+        #expect(abs(score - want) < 1e-4, "\(score) vs \(want)")
     }
 
     /// Counts calls (from the decoder's thread).

@@ -77,11 +77,17 @@ def adjustments(candidates, original: np.ndarray, views, weight: float, blank: i
 
 
 def rescored(texts, scores, candidates, original, views, weight: float, top: int = 10, blank: int = 0,
-             margin: "float | None" = None):
+             margin: "float | None" = None, view_beams=None):
     """(texts, scores) sorted best first after the ``top`` best (``scores`` order) moved by ``adjustments``;
     equal scores by text, as the engine sorts them. With ``margin`` (``viewRescoring.margin``), candidates
     whose best leads the second by at least that much are only sorted (the engine then never reads the
-    views); a single candidate is never moved."""
+    views); a single candidate is never moved.
+
+    ``view_beams`` (``viewRescoring.beamWidth``): for each of ``views``, its own beam's hypotheses as (texts,
+    scores, label sequences). The ``top`` best of each (its order; views in order) whose text is not yet a
+    candidate join, scored ``score − ℓ_view + ℓ_original`` (what the language model and bonuses gave it in that
+    beam, plus its likelihood under the original; left out where either likelihood is −inf), and are moved
+    by ``adjustments`` with the ``top`` best."""
     order = sorted(range(len(texts)), key=lambda i: (-scores[i], texts[i]))
     texts = [texts[i] for i in order]
     scores = np.array([scores[i] for i in order], dtype=np.float64)
@@ -90,6 +96,22 @@ def rescored(texts, scores, candidates, original, views, weight: float, top: int
     if not (np.isfinite(lead) and lead < (np.inf if margin is None else margin)):
         return texts, scores
     k = min(top, len(texts))
-    scores[:k] += adjustments(cands[:k], original, views, weight, blank)
+    rescore = list(range(k))
+    known = set(texts)
+    for view, beam in zip(views, view_beams or []):
+        v_texts, v_scores, v_labels = beam
+        v_order = sorted(range(len(v_texts)), key=lambda i: (-v_scores[i], v_texts[i]))[:top]
+        for i in v_order:
+            if v_texts[i] in known:
+                continue
+            lv, l0 = ctc_log_likelihood(view, v_labels[i], blank), ctc_log_likelihood(original, v_labels[i], blank)
+            if not (np.isfinite(lv) and np.isfinite(l0) and np.isfinite(v_scores[i])):
+                continue
+            known.add(v_texts[i])
+            rescore.append(len(texts))
+            texts.append(v_texts[i])
+            cands.append(v_labels[i])
+            scores = np.append(scores, v_scores[i] - lv + l0)
+    scores[rescore] += adjustments([cands[i] for i in rescore], original, views, weight, blank)
     final = sorted(range(len(texts)), key=lambda i: (-scores[i], texts[i]))
     return [texts[i] for i in final], scores[final]

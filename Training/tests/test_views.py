@@ -111,6 +111,22 @@ def test_rescoring_keeps_the_order_where_views_agree_and_moves_it_where_they_do_
         assert got[0] == first, margin
         if first == "ab":
             assert got == texts and np.allclose(got_scores, scores)
+    # a view's own beam: "c" is not among the original's candidates; the view proposes it with a language-model
+    # part of -0.5 (its beam score less its likelihood there), so it joins at -0.5 + its likelihood under the
+    # original, and moves by the rule with the others; a text already present ("ab") does not join twice
+    # (an original that finds every class equally likely, so that "c" is possible there; each score its
+    # likelihood plus a language-model part, as a beam's scores are)
+    flat = np.log(np.full((12, 5), 0.2))
+    lv = views.ctc_log_likelihood(view, [3])
+    beam = [views.ctc_log_likelihood(flat, [1, 2]) - 1.0, views.ctc_log_likelihood(flat, [2, 4, 1]) - 3.0]
+    got, got_scores = views.rescored(["ab", "bda"], beam, [[1, 2], [2, 4, 1]], flat, [view, view], 1.0,
+                                     view_beams=[(["c", "ab"], [lv - 0.5, -7.0], [[3], [1, 2]]), ([], [], [])])
+    assert got[0] == "c" and sorted(got) == ["ab", "bda", "c"]
+    l0 = views.ctc_log_likelihood(flat, [3])
+    want_c = -0.5 + l0 + views.adjustments([[3]], flat, [view, view], 1.0)[0]
+    assert np.isclose(got_scores[0], want_c)
+    # without view beams, nothing joins
+    assert sorted(views.rescored(["ab", "bda"], beam, [[1, 2], [2, 4, 1]], flat, [view, view], 1.0)[0]) == ["ab", "bda"]
     # a single candidate is never moved
     one, one_score = views.rescored(texts[:1], scores[:1], cands[:1], original, [view, view], 1.0)
     assert one == ["ab"] and np.allclose(one_score, [-1.0])

@@ -49,7 +49,9 @@ struct CTCTextDecoder: CandidateDecoding {
 
     func candidates(for output: FeatureMatrix, views: InkViews, context: RecognitionContext,
                     options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] {
-        try ranked(hypotheses(for: output, context: context, options: options), output: output, views: views, options: options)
+        try ranked(hypotheses(for: output, context: context, options: options), output: output, views: views, options: options) {
+            hypotheses(for: $0, context: context, options: viewBeam(options))
+        }
     }
 
     func candidates(for output: FeatureMatrix, views: InkViews, eitherOf contexts: [(context: RecognitionContext, prior: Float)],
@@ -58,7 +60,23 @@ struct CTCTextDecoder: CandidateDecoding {
         guard read.count > 1 else {
             return try candidates(for: output, views: views, context: read.first?.context ?? RecognitionContext(), options: options)
         }
-        // log Σ_c prior_c · exp(score_c), per text.
+        return try ranked(merged(output, read, options: options), output: output, views: views, options: options) {
+            merged($0, read, options: viewBeam(options))
+        }
+    }
+
+    /// The options of a view's own beam search: `options` with the view rescoring's beam width, where
+    /// that is narrower than the decoder's.
+    private func viewBeam(_ options: DigitalInkRecognizerOptions) -> DigitalInkRecognizerOptions {
+        guard let w = configuration.viewRescoring(options: options)?.beamWidth else { return options }
+        var o = options
+        o.decoder.beamWidth = min(configuration.beamSearch(languageModel: true, options: options).beamWidth, w)
+        return o
+    }
+
+    /// The hypotheses of `output` under each of `read`'s contexts, merged per text: log Σ_c prior_c · exp(score_c).
+    private func merged(_ output: FeatureMatrix, _ read: [(context: RecognitionContext, prior: Float)],
+                        options: DigitalInkRecognizerOptions) -> [Decoded] {
         var merged: [String: Decoded] = [:]
         for (context, prior) in read {
             let logPrior = log(prior)
@@ -72,8 +90,7 @@ struct CTCTextDecoder: CandidateDecoding {
                 }
             }
         }
-        let all = merged.values.sorted(by: Decoded.isRankedBefore)
-        return try ranked(all, output: output, views: views, options: options)
+        return merged.values.sorted(by: Decoded.isRankedBefore)
     }
 
     /// A final hypothesis: its text, score and classes.
@@ -93,12 +110,15 @@ struct CTCTextDecoder: CandidateDecoding {
     /// with them and the best does not lead by its margin, then at most `options.maxResultCount`, with
     /// confidences computed over the top beam width of them.
     private func ranked(_ all: [Decoded], output: FeatureMatrix, views: InkViews,
-                        options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] {
+                        options: DigitalInkRecognizerOptions,
+                        beam: (FeatureMatrix) -> [Decoded]) throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] {
         var all = all
         if let rescoring = configuration.viewRescoring(options: options),
            rescoring.rescores(lead: all.count > 1 ? all[0].score - all[1].score : .infinity) {
             let outputs = try views.outputs()
-            if !outputs.isEmpty { all = rescored(all, output: output, views: outputs, rescoring: rescoring, options: options) }
+            if !outputs.isEmpty {
+                all = rescored(all, output: output, views: outputs, rescoring: rescoring, options: options, beam: beam)
+            }
         }
         let width = configuration.beamSearch(languageModel: options.useLanguageModel && languageModel != nil,
                                              options: options).beamWidth
@@ -114,15 +134,36 @@ struct CTCTextDecoder: CandidateDecoding {
     /// sorted again. A separator the decoder put before the text at no cost from the ink is left out of
     /// the likelihoods.
     private func rescored(_ all: [Decoded], output: FeatureMatrix, views: [FeatureMatrix],
-                          rescoring: ModelConfiguration.ViewRescoring, options: DigitalInkRecognizerOptions) -> [Decoded] {
+                          rescoring: ModelConfiguration.ViewRescoring, options: DigitalInkRecognizerOptions,
+                          beam: (FeatureMatrix) -> [Decoded]) -> [Decoded] {
         let k = min(all.count, rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates)
         let separator = configuration.contextSeparator(options: options)
         let free = separator.count == 1 ? symbolOfCharacter[separator.first!] : nil
-        let labels = all.prefix(k).map { h in h.symbols.first == free ? Array(h.symbols.dropFirst()) : h.symbols }
-        let moves = ViewRescorer.adjustments(labels, original: output, views: views, weight: rescoring.weight,
-                                             blank: configuration.blankIndex ?? 0)
+        let blank = configuration.blankIndex ?? 0
+        func inked(_ h: Decoded) -> [Int] { h.symbols.first == free ? Array(h.symbols.dropFirst()) : h.symbols }
         var all = all
-        for i in 0..<k { all[i].score += moves[i] }
+        var rescore = Array(0..<k)
+        if rescoring.beamWidth != nil {
+            // Each view's best that the original's beam did not keep joins, scored as the original would
+            // have: its language-model part (its score in that view's beam less its likelihood there) plus
+            // its likelihood under the original.
+            var known = Set(all.map(\.text))
+            let keep = rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates
+            for view in views {
+                for h in beam(view).prefix(keep) where !known.contains(h.text) {
+                    let labels = inked(h)
+                    let lv = CTCLikelihood.logLikelihood(labels, logProbs: view, blank: blank)
+                    let l0 = CTCLikelihood.logLikelihood(labels, logProbs: output, blank: blank)
+                    guard lv.isFinite, l0.isFinite, h.score.isFinite else { continue }
+                    known.insert(h.text)
+                    rescore.append(all.count)
+                    all.append(Decoded(text: h.text, score: h.score - Float(lv) + Float(l0), symbols: h.symbols))
+                }
+            }
+        }
+        let moves = ViewRescorer.adjustments(rescore.map { inked(all[$0]) }, original: output, views: views,
+                                             weight: rescoring.weight, blank: blank)
+        for (i, move) in zip(rescore, moves) { all[i].score += move }
         return all.sorted(by: Decoded.isRankedBefore)
     }
 

@@ -22,8 +22,11 @@ extension ModelConfiguration {
     /// close, and most inks are not (en-US: more than half of them, at a margin no re-ranking of the
     /// held-out writers' non-reported words and lines came near). Its scores are then the beam's.
     ///
+    /// With a ``beamWidth``, each view's own beam search proposes candidates too (the original's beam
+    /// may have lost a reading that a stretched copy finds).
+    ///
     /// ```json
-    /// "viewRescoring": {"stretches": [0.88, 1.12], "weight": 1.0, "candidates": 10, "margin": 5}
+    /// "viewRescoring": {"stretches": [0.88, 1.12], "weight": 1.0, "candidates": 10, "margin": 5, "beamWidth": 16}
     /// ```
     @_spi(Engine) public struct ViewRescoring: Sendable, Hashable, Codable {
         /// Horizontal stretch factors of the extra views: 1 to ``maxViews`` of them, each in
@@ -37,6 +40,13 @@ extension ModelConfiguration {
         /// Rescore only when the best candidate leads the second by less than this (natural-log
         /// units, positive and finite); absent: always.
         public var margin: Float?
+        /// With a width, each view also has a beam search of its own, this wide (at most the decoder's
+        /// width), and its best ``candidates`` that the original's beam did not keep join the rescored
+        /// ones, scored as the original would have scored them: their score in that view's beam less
+        /// their log-likelihood there (what the language model and the bonuses gave them) plus their
+        /// log-likelihood under the original. A reading that the ink as written pushed out of the beam
+        /// but a stretched copy found can so win. Absent: only the original's candidates are rescored.
+        public var beamWidth: Int?
 
         /// The most views a model may ask for: 4.
         public static let maxViews = 4
@@ -45,11 +55,12 @@ extension ModelConfiguration {
         /// The rescored candidates where `config.json` gives no number: 10.
         public static let defaultCandidates = 10
 
-        public init(stretches: [Double], weight: Float, candidates: Int? = nil, margin: Float? = nil) {
+        public init(stretches: [Double], weight: Float, candidates: Int? = nil, margin: Float? = nil, beamWidth: Int? = nil) {
             self.stretches = stretches
             self.weight = weight
             self.candidates = candidates
             self.margin = margin
+            self.beamWidth = beamWidth
         }
 
         /// Whether candidates whose best leads the second by `lead` are rescored (`lead` is +∞ for a
@@ -68,6 +79,9 @@ extension ModelConfiguration {
             if let k = candidates, !(1...Self.maxCandidates).contains(k) { throw bad("candidates must be in 1...\(Self.maxCandidates)") }
             if let m = margin, !(m.isFinite && m > 0 && m <= Limits.weight) {
                 throw bad("margin must be positive and finite, at most \(Limits.weight)")
+            }
+            if let w = beamWidth, !(1...DecoderSettings.maxBeamWidth).contains(w) {
+                throw bad("beamWidth must be in 1...\(DecoderSettings.maxBeamWidth)")
             }
         }
     }
