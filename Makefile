@@ -2,7 +2,8 @@
 #   make demo   recognize a bundled sample with the bundled model
 #   make test   run the Swift and the Python test suites
 #   make fuzz   build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (see Fuzz/README.md)
-.PHONY: demo test test-swift test-python test-tsan test-relocation test-server serve build release docs fuzz fuzz-build
+#   make test-arm  the NEON 8-bit kernels under emulation (scripts/install-deps --arm first)
+.PHONY: demo test test-swift test-python test-tsan test-relocation test-server test-arm serve build release docs fuzz fuzz-build
 
 demo:
 	@scripts/install-deps
@@ -43,6 +44,13 @@ test-relocation:
 test-python:
 	@scripts/install-deps --python
 	python3 -m pytest -q Training/tests
+
+# The NEON 8-bit kernels (kernels_int8.c on aarch64; no ARM machine here) against the portable ones,
+# cross-compiled with GCC and clang and run under qemu-user (Tests/KernelsARM/run.sh, a few seconds).
+# Installs nothing: `scripts/install-deps --arm` installs the cross compiler and qemu; without them this
+# says so and skips (TEST_ARM_REQUIRED=1, as CI sets, makes that a failure).
+test-arm:
+	Tests/KernelsARM/run.sh
 
 build:
 	@scripts/install-deps

@@ -1,5 +1,5 @@
 // 8-bit weight kernels: packing, activation quantization, the projection and the recurrent step
-// (see _InkKernels.h). The portable functions define the results; the VNNI and AVX2 ones give the same
+// (see _InkKernels.h). The portable functions define the results; the VNNI, AVX2 and NEON ones give the same
 // integers and then the same float operations, in the same order.
 #include "_InkKernels.h"
 
@@ -513,6 +513,250 @@ void ink_q8_gemm_avx2(int m, int n, int k, const int16_t *xq, int ldq, const flo
 void ink_lstm_step_q8_avx2(const int8_t *packed, const float *rscale, int hidden, int with_recurrent, float *g,
                            float *h, float *c, float *out) {
     // Never called: ink_kernels_avx2_fma_available() is 0 here.
+    (void)packed; (void)rscale; (void)hidden; (void)with_recurrent; (void)g; (void)h; (void)c; (void)out;
+}
+#endif
+
+// MARK: NEON (aarch64)
+//
+// Baseline ARMv8 Advanced SIMD only (no dot-product or i8mm extension): every arm64 CPU runs it, so there
+// is no run-time check. The products are smull/smlal of 8-bit activations (a broadcast input pair) with the
+// pair-packed weights as they are: a 16-bit lane gets a[i]·w[j,i] + a[i+2]·w[j,i+2] (|·| ≤ 2 · 127 · 128 =
+// 32512: exact, as the activations are clamped to ±127), and sadalp adds neighbouring lanes (inputs i and
+// i + 1) into the 32-bit sums. So the sums are the portable kernel's integers; no saturating operation, no
+// correction. The float operations after the sums, and the cell, are the portable ones in the same order,
+// as separate multiplies and adds: clang does not fuse intrinsics written apart (GCC's default
+// -ffp-contract=fast would: Tests/KernelsARM builds with -ffp-contract=off for GCC).
+#if defined(__aarch64__)
+#include <arm_neon.h>
+
+int ink_kernels_neon_available(void) { return 1; }
+
+void ink_q8_quantize_rows_s8_neon(const float *x, int m, int k, int lda, int8_t *xq, int ldq, float *scale) {
+    const int32x4_t lo = vdupq_n_s32(-127), hi = vdupq_n_s32(127);
+    for (int r = 0; r < m; r++) {
+        const float *row = x + (long)r * lda;
+        // max |x| as fmaxf takes it (fmaxnm: a NaN is ignored, as fmaxf ignores it).
+        float32x4_t mx = vdupq_n_f32(0.0f);
+        int i = 0;
+        for (; i + 4 <= k; i += 4) mx = vmaxnmq_f32(mx, vabsq_f32(vld1q_f32(row + i)));
+        float m0 = vmaxnmvq_f32(mx);
+        for (; i < k; i++) m0 = fmaxf(m0, fabsf(row[i]));
+        const float s = m0 > 0.0f ? m0 / 127.0f : 1.0f;
+        scale[r] = s;
+        const float32x4_t vs = vdupq_n_f32(s);
+        int8_t *q = xq + (long)r * ldq;
+        // x / s (a division, as the portable kernel), rounded to nearest even (fcvtns), clamped, narrowed
+        // (exact after the clamp).
+        for (i = 0; i + 8 <= k; i += 8) {
+            int32x4_t a = vcvtnq_s32_f32(vdivq_f32(vld1q_f32(row + i), vs));
+            int32x4_t b = vcvtnq_s32_f32(vdivq_f32(vld1q_f32(row + i + 4), vs));
+            a = vminq_s32(vmaxq_s32(a, lo), hi);
+            b = vminq_s32(vmaxq_s32(b, lo), hi);
+            vst1_s8(q + i, vmovn_s16(vcombine_s16(vmovn_s32(a), vmovn_s32(b))));
+        }
+        for (; i < k; i++) {
+            int32_t v = ink_round_even(row[i] / s);
+            q[i] = (int8_t)(v > 127 ? 127 : v < -127 ? -127 : v);
+        }
+        for (; i < ldq; i++) q[i] = 0;
+    }
+}
+
+/// The two bytes at p (inputs i, i + 1) in every 16-bit lane: (a[i], a[i+1]) × 4, the order of a pair of
+/// packed weights (ld1r).
+static inline int8x8_t ink_pair_neon(const int8_t *p) {
+    int16_t v;
+    memcpy(&v, p, 2);
+    return vreinterpret_s8_s16(vdup_n_s16(v));
+}
+
+/// acc (outputs 0-3, 4-7 of a panel) += the products of the activation pairs a0 (inputs i, i+1) and a1
+/// (i+2, i+3) with the panel's 16 weight bytes of each pair at w (w + 16 the second pair): two products a
+/// lane, then lanes pairwise. The weights as 8-byte halves: with a 64-bit broadcast smull takes them as they
+/// are (a 16-byte load costs an ext for the high half, and registers).
+static inline __attribute__((always_inline)) void ink_q8_madd2_neon(int32x4_t *acc, int8x8_t a0, int8x8_t a1,
+                                                                    const int8_t *w) {
+    int16x8_t lo = vmull_s8(a0, vld1_s8(w));
+    int16x8_t hi = vmull_s8(a0, vld1_s8(w + 8));
+    lo = vmlal_s8(lo, a1, vld1_s8(w + 16));
+    hi = vmlal_s8(hi, a1, vld1_s8(w + 24));
+    acc[0] = vpadalq_s16(acc[0], lo);
+    acc[1] = vpadalq_s16(acc[1], hi);
+}
+
+/// The same for one pair (the last one when k rounded up to 2 is not a multiple of 4).
+static inline __attribute__((always_inline)) void ink_q8_madd1_neon(int32x4_t *acc, int8x8_t a0, const int8_t *w) {
+    acc[0] = vpadalq_s16(acc[0], vmull_s8(a0, vld1_s8(w)));
+    acc[1] = vpadalq_s16(acc[1], vmull_s8(a0, vld1_s8(w + 8)));
+}
+
+/// y = float(acc) · (s · wscale) + bias for `count` outputs (8 with vectors, fewer one by one), no fused
+/// multiply-add: the portable kernel's operations.
+static inline void ink_q8_store8_neon(const int32x4_t *acc, float s, const float *wscale, const float *bias, float *y,
+                                      int count) {
+    if (count >= 8) {
+        const float32x4_t vs = vdupq_n_f32(s);
+        for (int h = 0; h < 2; h++) {
+            const float32x4_t f = vmulq_f32(vs, vld1q_f32(wscale + 4 * h));
+            const float32x4_t p = vmulq_f32(vcvtq_f32_s32(acc[h]), f);
+            vst1q_f32(y + 4 * h, vaddq_f32(p, vld1q_f32(bias + 4 * h)));
+        }
+        return;
+    }
+    int32_t a[8];
+    vst1q_s32(a, acc[0]);
+    vst1q_s32(a + 4, acc[1]);
+    for (int j = 0; j < count; j++) {
+        const float f = s * wscale[j];
+        const float p = (float)a[j] * f;
+        y[j] = p + bias[j];
+    }
+}
+
+/// R rows (R ≤ 4) × one panel of 8 outputs, panel p on: 8 accumulators of 4 sums, 8 broadcasts, the weight
+/// halves and the 16-bit products in the 32 registers. (Two panels, 16 accumulators, spill in clang's
+/// schedule; the vector operations per product are the same either way, only the loads are shared.) Inlined
+/// with a constant R, so the arrays live in registers.
+static inline __attribute__((always_inline)) void
+ink_q8_tile_neon(const int R, int n, int kp, const int8_t *xq, int ldq, const float *scale, const int8_t *packed,
+                 int p, const float *wscale, const float *bias, float *y, int ldc) {
+    int32x4_t acc[4][2];
+    for (int r = 0; r < R; r++) acc[r][0] = acc[r][1] = vdupq_n_s32(0);
+    const int8_t *wp = packed + p * (long)kp * 8;  // the panel: kp · 8 bytes
+    int i = 0;
+    for (; i + 4 <= kp; i += 4)
+        for (int r = 0; r < R; r++)
+            ink_q8_madd2_neon(acc[r], ink_pair_neon(xq + (long)r * ldq + i), ink_pair_neon(xq + (long)r * ldq + i + 2),
+                              wp + 8L * i);
+    if (i < kp)  // kp ≡ 2 (mod 4): one pair left
+        for (int r = 0; r < R; r++) ink_q8_madd1_neon(acc[r], ink_pair_neon(xq + (long)r * ldq + i), wp + 8L * i);
+    for (int r = 0; r < R; r++)
+        ink_q8_store8_neon(acc[r], scale[r], wscale + 8 * p, bias + 8 * p, y + (long)r * ldc + 8 * p, n - 8 * p);
+}
+
+void ink_q8_gemm_neon(int m, int n, int k, const int8_t *xq, int ldq, const float *scale, const int8_t *packed,
+                      const float *wscale, const float *bias, float *y, int ldc) {
+    const int kp = ink_round_up(k, 2), panels = ink_round_up(n, 8) / 8;
+    // Panels outside, rows inside: a panel (kp · 8 bytes, 3 KB for k = 384) stays in L1 while every row
+    // passes; blocks of 4 rows, then the 1 to 3 left in one block.
+    for (int p = 0; p < panels; p++) {
+        int r = 0;
+        for (; r + 4 <= m; r += 4)
+            ink_q8_tile_neon(4, n, kp, xq + (long)r * ldq, ldq, scale + r, packed, p, wscale, bias, y + (long)r * ldc, ldc);
+        const int8_t *q = xq + (long)r * ldq;
+        float *yr = y + (long)r * ldc;
+        switch (m - r) {
+        case 3: ink_q8_tile_neon(3, n, kp, q, ldq, scale + r, packed, p, wscale, bias, yr, ldc); break;
+        case 2: ink_q8_tile_neon(2, n, kp, q, ldq, scale + r, packed, p, wscale, bias, yr, ldc); break;
+        case 1: ink_q8_tile_neon(1, n, kp, q, ldq, scale + r, packed, p, wscale, bias, yr, ldc); break;
+        default: break;
+        }
+    }
+}
+
+/// g[8·(p0+v) ..< +8] += float(Σ hq · W) · rscale for P panels of 8 gates (P ≤ 4: 8 accumulators, two broadcast
+/// pairs, 16 weight halves and 8 products; 8 panels spill in clang's schedule), panel p0 on. Inlined with a
+/// constant P.
+static inline __attribute__((always_inline)) void
+ink_q8_gates_neon(const int P, int H, const int8_t *hq, const int8_t *packed, int p0, const float *rscale, float *g) {
+    int32x4_t acc[4][2];
+    for (int v = 0; v < P; v++) acc[v][0] = acc[v][1] = vdupq_n_s32(0);
+    const long ps = (long)H * 8;  // bytes per panel (H is even)
+    const int8_t *wp = packed + p0 * ps;
+    for (int i = 0; i < H; i += 4) {  // H is a multiple of 4
+        const int8x8_t a0 = ink_pair_neon(hq + i), a1 = ink_pair_neon(hq + i + 2);
+        for (int v = 0; v < P; v++) ink_q8_madd2_neon(acc[v], a0, a1, wp + v * ps + 8L * i);
+    }
+    // g = g + float(acc) · rscale, the portable kernel's operations.
+    for (int v = 0; v < P; v++)
+        for (int h = 0; h < 2; h++) {
+            const int o = 8 * (p0 + v) + 4 * h;
+            const float32x4_t p = vmulq_f32(vcvtq_f32_s32(acc[v][h]), vld1q_f32(rscale + o));
+            vst1q_f32(g + o, vaddq_f32(vld1q_f32(g + o), p));
+        }
+}
+
+/// The Swift cell's tanh (`_tanh8`: x clamped to ±9, then MLAS's rational approximation) with its operations
+/// one by one: multiply, then add or subtract (Swift does not fuse them), then the division.
+static inline float32x4_t ink_tanh4_neon(float32x4_t x) {
+    // Clamped as `replace(with:where:)` does (a NaN stays a NaN: fmax/fmin return it).
+    x = vminq_f32(vmaxq_f32(x, vdupq_n_f32(-9.0f)), vdupq_n_f32(9.0f));
+    const float32x4_t x2 = vmulq_f32(x, x);
+    float32x4_t p = vdupq_n_f32(-2.76076847742355e-16f);
+    p = vaddq_f32(vmulq_f32(p, x2), vdupq_n_f32(2.00018790482477e-13f));
+    p = vsubq_f32(vmulq_f32(p, x2), vdupq_n_f32(8.60467152213735e-11f));
+    p = vaddq_f32(vmulq_f32(p, x2), vdupq_n_f32(5.12229709037114e-08f));
+    p = vaddq_f32(vmulq_f32(p, x2), vdupq_n_f32(1.48572235717979e-05f));
+    p = vaddq_f32(vmulq_f32(p, x2), vdupq_n_f32(6.37261928875436e-04f));
+    p = vaddq_f32(vmulq_f32(p, x2), vdupq_n_f32(4.89352455891786e-03f));
+    p = vmulq_f32(p, x);
+    float32x4_t q = vdupq_n_f32(1.19825839466702e-06f);
+    q = vaddq_f32(vmulq_f32(q, x2), vdupq_n_f32(1.18534705686654e-04f));
+    q = vaddq_f32(vmulq_f32(q, x2), vdupq_n_f32(2.26843463243900e-03f));
+    q = vaddq_f32(vmulq_f32(q, x2), vdupq_n_f32(4.89352518554385e-03f));
+    return vdivq_f32(p, q);
+}
+
+/// σ(x) = ½ tanh(x/2) + ½ (`_sigmoid8`).
+static inline float32x4_t ink_sigmoid4_neon(float32x4_t x) {
+    const float32x4_t half = vdupq_n_f32(0.5f);
+    return vaddq_f32(vmulq_f32(half, ink_tanh4_neon(vmulq_f32(half, x))), half);
+}
+
+/// The Swift cell (`_lstmCell`), 4 units at a time: gates g (i, f, c̃, o blocks of H), h and c in place, h to out.
+static inline void ink_lstm_cell_neon(int H, const float *g, float *h, float *c, float *out) {
+    for (int j = 0; j < H; j += 4) {
+        const float32x4_t i = ink_sigmoid4_neon(vld1q_f32(g + j));
+        const float32x4_t f = ink_sigmoid4_neon(vld1q_f32(g + H + j));
+        const float32x4_t cc = ink_tanh4_neon(vld1q_f32(g + 2 * H + j));
+        const float32x4_t o = ink_sigmoid4_neon(vld1q_f32(g + 3 * H + j));
+        const float32x4_t cn = vaddq_f32(vmulq_f32(f, vld1q_f32(c + j)), vmulq_f32(i, cc));
+        const float32x4_t hn = vmulq_f32(o, ink_tanh4_neon(cn));
+        vst1q_f32(c + j, cn);
+        vst1q_f32(h + j, hn);
+        vst1q_f32(out + j, hn);
+    }
+}
+
+void ink_lstm_step_q8_neon(const int8_t *packed, const float *rscale, int hidden, int with_recurrent, float *g,
+                           float *h, float *c, float *out) {
+    const int H = hidden, panels = 4 * hidden / 8;
+    if (with_recurrent) {
+        // hq = round(h · 127) clamped to ±127, as the portable kernel (fcvtns: nearest even).
+        int8_t hq[H];
+        const float32x4_t k127 = vdupq_n_f32(127.0f);
+        const int32x4_t lo = vdupq_n_s32(-127), hi = vdupq_n_s32(127);
+        for (int i = 0; i < H; i += 8) {
+            int32x4_t a = vcvtnq_s32_f32(vmulq_f32(vld1q_f32(h + i), k127));
+            int32x4_t b = vcvtnq_s32_f32(vmulq_f32(vld1q_f32(h + i + 4), k127));
+            a = vminq_s32(vmaxq_s32(a, lo), hi);
+            b = vminq_s32(vmaxq_s32(b, lo), hi);
+            vst1_s8(hq + i, vmovn_s16(vcombine_s16(vmovn_s32(a), vmovn_s32(b))));
+        }
+        // 4 panels (32 gates) at a time: the panels, H / 2, are a multiple of 4.
+        for (int p = 0; p < panels; p += 4) ink_q8_gates_neon(4, H, hq, packed, p, rscale, g);
+    }
+    ink_lstm_cell_neon(H, g, h, c, out);
+}
+#else
+int ink_kernels_neon_available(void) { return 0; }
+
+void ink_q8_quantize_rows_s8_neon(const float *x, int m, int k, int lda, int8_t *xq, int ldq, float *scale) {
+    // Never called: ink_kernels_neon_available() is 0 here.
+    (void)x; (void)m; (void)k; (void)lda; (void)xq; (void)ldq; (void)scale;
+}
+
+void ink_q8_gemm_neon(int m, int n, int k, const int8_t *xq, int ldq, const float *scale, const int8_t *packed,
+                      const float *wscale, const float *bias, float *y, int ldc) {
+    // Never called: ink_kernels_neon_available() is 0 here.
+    (void)m; (void)n; (void)k; (void)xq; (void)ldq; (void)scale; (void)packed; (void)wscale; (void)bias; (void)y;
+    (void)ldc;
+}
+
+void ink_lstm_step_q8_neon(const int8_t *packed, const float *rscale, int hidden, int with_recurrent, float *g,
+                           float *h, float *c, float *out) {
+    // Never called: ink_kernels_neon_available() is 0 here.
     (void)packed; (void)rscale; (void)hidden; (void)with_recurrent; (void)g; (void)h; (void)c; (void)out;
 }
 #endif

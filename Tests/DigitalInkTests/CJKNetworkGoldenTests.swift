@@ -39,7 +39,7 @@ struct CJKNetworkGoldenTests {
         if got.rows == expected.rows { #expect(maxAbsDifference(got, expected) < 1e-5) }
     }
 
-    @Test("log-probabilities over 11,202 classes within 2e-3, portable, AVX2 and VNNI", arguments: Int8NetworkGoldenTests.kernels)
+    @Test("log-probabilities over 11,202 classes within 2e-3, portable, AVX2, NEON and VNNI", arguments: Int8NetworkGoldenTests.kernels)
     func logProbabilities(kernel: _Int8Kernel) throws {
         let g = try Self.golden()
         let config = try JSONDecoder().decode(NetworkConfiguration.self,

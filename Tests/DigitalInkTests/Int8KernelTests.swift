@@ -5,7 +5,8 @@ import _InkKernels
 
 /// The 8-bit kernels against `Training/inkrec_training/quantize.py` (fixture written by
 /// `Training/quantize_model.py --kernel-golden`): the quantized inputs, the integer sums and the outputs
-/// must be exactly the reference's, with the portable kernels and (where the CPU has them) AVX2 and VNNI.
+/// must be exactly the reference's, with the portable kernels and (where the CPU has them) AVX2, NEON and
+/// VNNI. (NEON runs on arm64 only: `make test-arm` checks its C kernels under emulation on x86.)
 @Suite("8-bit kernels reproduce the PyTorch reference exactly")
 struct Int8KernelTests {
     /// The 8-bit kernels this CPU runs.
@@ -43,10 +44,10 @@ struct Int8KernelTests {
                 x.withUnsafeBufferPointer { xb in ink_q8_quantize_rows_avx512(xb.baseAddress!, Int32(m), Int32(k), Int32(k), &q2, Int32(ldq), &s2) }
                 #expect(q2 == q && s2 == s)
             }
-            if kernel == .avx2 {  // the AVX2 quantizer gives the same values (as 16-bit integers) and scales
-                let (q2, s2) = Self.quantizedAVX2(x, rows: m, inputs: k)
+            if kernel == .avx2 || kernel == .neon {  // the AVX2 and NEON quantizers give the same values and scales
+                let (q2, s2) = Self.quantizedPairs(kernel, x, rows: m, inputs: k)
                 #expect(s2 == s)
-                for r in 0..<m { for i in 0..<k { #expect(Int(q2[r * ((k + 1) / 2 * 2) + i]) == xq[r * k + i]) } }
+                for r in 0..<m { for i in 0..<k { #expect(q2[r * ((k + 1) / 2 * 2) + i] == xq[r * k + i]) } }
             }
             var y = [Float](repeating: .nan, count: m * n)
             x.withUnsafeBufferPointer { xb in y.withUnsafeMutableBufferPointer { yb in map.apply(xb.baseAddress!, rows: m, output: yb.baseAddress!) } }
@@ -72,23 +73,50 @@ struct Int8KernelTests {
             let packed = _Int8Kernels.pack(w, outputs: 4 * H, inputs: H)
             var hh = h, cc = [Float](repeating: 0, count: H), out = [Float](repeating: 0, count: H)
             ink_lstm_step_q8_vnni(packed.weights, packed.correction, rscale, Int32(H), 1, &g, &hh, &cc, &out)
-        case .avx2:  // likewise
+        case .avx2, .neon:  // likewise
             let packed = _Int8Kernels.packPairs(w, outputs: 4 * H, inputs: H)
             var hh = h, cc = [Float](repeating: 0, count: H), out = [Float](repeating: 0, count: H)
-            ink_lstm_step_q8_avx2(packed, rscale, Int32(H), 1, &g, &hh, &cc, &out)
+            Self.pairStep(kernel)(packed, rscale, Int32(H), 1, &g, &hh, &cc, &out)
         case .portable:
             ink_lstm_recurrent_q8_portable(w, rscale, Int32(H), h, &g)
         }
         #expect(g == expected, "\(zip(g, expected).filter { $0 != $1 }.count) of \(g.count) gates differ")
     }
 
-    /// Rows quantized by `ink_q8_quantize_rows_s16_avx2` (rows of k rounded up to 2) and their scales.
-    static func quantizedAVX2(_ x: [Float], rows m: Int, inputs k: Int) -> (values: [Int16], scales: [Float]) {
+    /// The kernels over pair-packed weights (`ink_q8_pack_pairs`) this CPU runs: AVX2 on x86-64, NEON on arm64.
+    static let pairKernels: [_Int8Kernel] = [.avx2, .neon].filter(\.isAvailable)
+
+    /// Rows quantized by `ink_q8_quantize_rows_s16_avx2` or `ink_q8_quantize_rows_s8_neon` (rows of k rounded
+    /// up to 2; pads 99 before) and their scales.
+    static func quantizedPairs(_ kernel: _Int8Kernel, _ x: [Float], rows m: Int, inputs k: Int) -> (values: [Int], scales: [Float]) {
         let ldq = (k + 1) / 2 * 2
-        var q = [Int16](repeating: 99, count: m * ldq)
         var s = [Float](repeating: 0, count: m)
+        if kernel == .neon {
+            var q = [Int8](repeating: 99, count: m * ldq)
+            x.withUnsafeBufferPointer { xb in ink_q8_quantize_rows_s8_neon(xb.baseAddress!, Int32(m), Int32(k), Int32(k), &q, Int32(ldq), &s) }
+            return (q.map(Int.init), s)
+        }
+        var q = [Int16](repeating: 99, count: m * ldq)
         x.withUnsafeBufferPointer { xb in ink_q8_quantize_rows_s16_avx2(xb.baseAddress!, Int32(m), Int32(k), Int32(k), &q, Int32(ldq), &s) }
-        return (q, s)
+        return (q.map(Int.init), s)
+    }
+
+    /// `ink_q8_gemm_avx2` or `ink_q8_gemm_neon` over rows of values `q` (rows of k rounded up to 2).
+    static func pairGemm(_ kernel: _Int8Kernel, m: Int, n: Int, k: Int, q: [Int], scale: [Float], packed: [Int8], wscale: [Float],
+                         bias: [Float], y: inout [Float]) {
+        let ldq = Int32((k + 1) / 2 * 2)
+        if kernel == .neon {
+            ink_q8_gemm_neon(Int32(m), Int32(n), Int32(k), q.map { Int8($0) }, ldq, scale, packed, wscale, bias, &y, Int32(n))
+        } else {
+            ink_q8_gemm_avx2(Int32(m), Int32(n), Int32(k), q.map { Int16($0) }, ldq, scale, packed, wscale, bias, &y, Int32(n))
+        }
+    }
+
+    /// `ink_lstm_step_q8_avx2` or `ink_lstm_step_q8_neon` (the same arguments).
+    static func pairStep(_ kernel: _Int8Kernel) -> @convention(c) (UnsafePointer<Int8>?, UnsafePointer<Float>?, Int32, Int32,
+                                                                   UnsafeMutablePointer<Float>?, UnsafeMutablePointer<Float>?,
+                                                                   UnsafeMutablePointer<Float>?, UnsafeMutablePointer<Float>?) -> Void {
+        kernel == .neon ? ink_lstm_step_q8_neon : ink_lstm_step_q8_avx2
     }
 
     /// Random shapes (m rows × k inputs × n outputs): k and n also off the kernels' multiples of 2, 8, 24 (3
@@ -112,9 +140,9 @@ struct Int8KernelTests {
         return (w, x)
     }
 
-    @Test("AVX2: the quantizer, the integer sums and the outputs are the portable kernels' on random shapes",
-          .enabled(if: _Int8Kernels.hasAVX2))
-    func avx2Projections() {
+    @Test("AVX2 and NEON: the quantizer, the integer sums and the outputs are the portable kernels' on random shapes",
+          .enabled(if: !pairKernels.isEmpty), arguments: pairKernels)
+    func pairProjections(kernel: _Int8Kernel) {
         for (index, shape) in Self.shapes.enumerated() {
             let (m, k, n) = shape
             let (w, x) = Self.randomProblem(m: m, k: k, n: n, seed: 100 + UInt64(index))
@@ -123,13 +151,13 @@ struct Int8KernelTests {
             var q = [UInt8](repeating: 0, count: m * ldq)
             var s = [Float](repeating: 0, count: m)
             x.withUnsafeBufferPointer { xb in ink_q8_quantize_rows(xb.baseAddress!, Int32(m), Int32(k), Int32(k), &q, Int32(ldq), &s) }
-            let (q2, s2) = Self.quantizedAVX2(x, rows: m, inputs: k)
+            let (q2, s2) = Self.quantizedPairs(kernel, x, rows: m, inputs: k)
             let ld2 = (k + 1) / 2 * 2
             #expect(s2 == s, "\(m)×\(k)×\(n): scales")
             var codes: [Int] = []
             for r in 0..<m {
                 for i in 0..<k { codes.append(Int(q[r * ldq + i]) - 128) }
-                #expect((0..<k).allSatisfy { Int(q2[r * ld2 + $0]) == codes[r * k + $0] }, "\(m)×\(k)×\(n): row \(r)'s codes")
+                #expect((0..<k).allSatisfy { q2[r * ld2 + $0] == codes[r * k + $0] }, "\(m)×\(k)×\(n): row \(r)'s codes")
                 #expect((k..<ld2).allSatisfy { q2[r * ld2 + $0] == 0 }, "\(m)×\(k)×\(n): row \(r)'s pad")
             }
             // The integer sums, exact in Swift; the kernel with every scale 1 and bias 0 returns them as floats
@@ -138,7 +166,7 @@ struct Int8KernelTests {
             #expect(packed.count == (n + 7) / 8 * 8 * ld2)
             let ones = [Float](repeating: 1, count: max(m, n)), zeros = [Float](repeating: 0, count: n)
             var sums = [Float](repeating: .nan, count: m * n)
-            ink_q8_gemm_avx2(Int32(m), Int32(n), Int32(k), q2, Int32(ld2), ones, packed, ones, zeros, &sums, Int32(n))
+            Self.pairGemm(kernel, m: m, n: n, k: k, q: q2, scale: ones, packed: packed, wscale: ones, bias: zeros, y: &sums)
             var wrong = 0
             for r in 0..<m {
                 for j in 0..<n {
@@ -153,9 +181,9 @@ struct Int8KernelTests {
             let scale = (0..<n).map { _ in Float.random(in: 1e-4...2e-2, using: &rng) }
             let bias = (0..<n).map { _ in Float.random(in: -1...1, using: &rng) }
             var outputs: [[Float]] = []
-            for kernel in [_Int8Kernel.portable, .avx2] {
-                let map = _QuantizedAffineMap(weights: w, weightScale: scale, inputs: k, outputs: n, bias: bias, kernel: kernel)
-                #expect(map.kernel == kernel)
+            for mapKernel in [_Int8Kernel.portable, kernel] {
+                let map = _QuantizedAffineMap(weights: w, weightScale: scale, inputs: k, outputs: n, bias: bias, kernel: mapKernel)
+                #expect(map.kernel == mapKernel)
                 // One spare row past the end: the kernel must not write beyond m × n.
                 var y = [Float](repeating: .nan, count: (m + 1) * n)
                 x.withUnsafeBufferPointer { xb in y.withUnsafeMutableBufferPointer { map.apply(xb.baseAddress!, rows: m, output: $0.baseAddress!) } }
@@ -167,9 +195,10 @@ struct Int8KernelTests {
         }
     }
 
-    @Test("AVX2: the recurrent step's gates are the portable product's bit for bit, its cell the Swift cell's within 1e-6",
-          .enabled(if: _Int8Kernels.hasAVX2), arguments: [8, 16, 24, 40, 96, 104, 192])
-    func avx2Recurrent(hidden H: Int) {
+    @Test("AVX2 and NEON: the recurrent step's gates are the portable product's bit for bit, its cell the Swift cell's within 1e-6 (NEON: exactly)",
+          .enabled(if: !pairKernels.isEmpty), arguments: pairKernels, [8, 16, 24, 40, 96, 104, 192])
+    func pairRecurrent(kernel: _Int8Kernel, hidden H: Int) {
+        let step = Self.pairStep(kernel)
         let G = 4 * H
         var rng = SplitMix(seed: 7 + UInt64(H))
         var w = (0..<(G * H)).map { _ in Int8(truncatingIfNeeded: rng.next()) }
@@ -185,7 +214,7 @@ struct Int8KernelTests {
         // The integer sums: rscale 1 and gates 0 on entry leave float(Σ_k round(h[k] · 127) · W[j, k]).
         var g = [Float](repeating: 0, count: G)
         var hh = h, c = [Float](repeating: 0, count: H), out = [Float](repeating: 0, count: H)
-        ink_lstm_step_q8_avx2(packed, [Float](repeating: 1, count: G), Int32(H), 1, &g, &hh, &c, &out)
+        step(packed, [Float](repeating: 1, count: G), Int32(H), 1, &g, &hh, &c, &out)
         let hq = h.map { max(-127, min(127, Int(($0 * 127).rounded(.toNearestOrEven)))) }
         var wrong = 0
         for j in 0..<G {
@@ -210,14 +239,17 @@ struct Int8KernelTests {
             }
         }
         var ga = g0, ha = h, ca = c0, oa = [Float](repeating: 0, count: H)
-        ink_lstm_step_q8_avx2(packed, rscale, Int32(H), 1, &ga, &ha, &ca, &oa)
+        step(packed, rscale, Int32(H), 1, &ga, &ha, &ca, &oa)
         #expect(ga == gp, "H \(H): \(zip(ga, gp).filter { $0 != $1 }.count) of \(G) gates differ")
         let worst = zip(ha + ca + oa, hp + cp + op).map { abs($0 - $1) }.max()!
         #expect(worst < 1e-6, "H \(H): the cell differs by \(worst)")
+        if kernel == .neon {  // the Swift cell's operations, unfused: its values exactly
+            #expect(ha == hp && ca == cp && oa == op, "H \(H): the NEON cell differs by \(worst)")
+        }
         #expect(oa == ha)
         // The first step (with_recurrent 0) leaves the gates as they are.
         var gf = g0, hf = h, cf = c0, of = [Float](repeating: 0, count: H)
-        ink_lstm_step_q8_avx2(packed, rscale, Int32(H), 0, &gf, &hf, &cf, &of)
+        step(packed, rscale, Int32(H), 0, &gf, &hf, &cf, &of)
         #expect(gf == g0)
     }
 

@@ -114,12 +114,14 @@ struct NetworkGoldenTests {
         let portable = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String),
                                        compute: ComputeOptions(recurrentKernel: .portable, projectionKernel: .blas))
         if model.configuration.network.precision == .int8 {
-            // 8-bit models: VNNI where the CPU has it, else AVX2, else the portable integer kernels; the
-            // portable ones when asked, and AVX2 when `avx2` (or `avx2-f16`) is asked, VNNI or not.
-            let q = _Int8Kernels.hasVNNI ? "int8-vnni" : _Int8Kernels.hasAVX2 ? "int8-avx2" : "int8-portable"
+            // 8-bit models: VNNI where the CPU has it, else AVX2, else NEON (arm64), else the portable integer
+            // kernels; the portable ones when asked, and AVX2 when `avx2` (or `avx2-f16`) is asked, VNNI or not
+            // (NEON on arm64).
+            let neon = _Int8Kernels.hasNEON ? "int8-neon" : "int8-portable"
+            let q = _Int8Kernels.hasVNNI ? "int8-vnni" : _Int8Kernels.hasAVX2 ? "int8-avx2" : neon
             #expect(model.network.computeKernels == "recurrent \(q), projection \(q) (first layer \(_ProjectionKernel.fastest.rawValue))")
             #expect(portable.network.computeKernels == "recurrent int8-portable, projection int8-portable (first layer blas)")
-            let a = _Int8Kernels.hasAVX2 ? "int8-avx2" : "int8-portable"
+            let a = _Int8Kernels.hasAVX2 ? "int8-avx2" : neon
             for named in [ComputeOptions.RecurrentKernel.avx2, .avx2F16] {
                 let avx2 = try LoadedModel(directory: Fixtures.modelsDirectory.appendingPathComponent(golden["model"] as! String),
                                            compute: ComputeOptions(recurrentKernel: named, projectionKernel: .blas))
@@ -167,7 +169,7 @@ struct Int8NetworkGoldenTests {
     /// change by one part in a million (the shared Latin network has many activations near a rounding boundary).
     /// So: most inks within 2e-3 (the same arithmetic), every ink within 0.1 with the same best class in every
     /// frame.
-    @Test("log-probabilities of held-out inks within 2e-3 of the reference (0.1 where an 8-bit activation rounds the other way), portable, AVX2 and VNNI", arguments: kernels)
+    @Test("log-probabilities of held-out inks within 2e-3 of the reference (0.1 where an 8-bit activation rounds the other way), portable, AVX2, NEON and VNNI", arguments: kernels)
     func model(kernel: _Int8Kernel) throws {
         let golden = try Fixtures.json("model-golden-int8.json")
         let dir = try #require(Self.int8ModelDirectory(golden["model"] as! String))

@@ -25,7 +25,7 @@ import Foundation
 ///   so that BLAS runs its column-major kernel over long contiguous columns, and the gate
 ///   non-linearities are computed 8 units at a time in Swift SIMD;
 /// - with 8-bit weights (``QuantizedDirection``) the products run in 8-bit kernels (``_Int8Kernel``:
-///   AVX-512 VNNI, AVX2 or portable C), all with the same integer sums;
+///   AVX-512 VNNI, AVX2, NEON or portable C), all with the same integer sums;
 /// - either way tanh is a rational approximation (the one Eigen and ONNX Runtime use, |error| < 1e-6)
 ///   and σ(x) = ½ tanh(x/2) + ½, instead of one libm call per value.
 /// The output row t is `[h_fwd(t), h_bwd(t)]` (T × 2H).
@@ -46,7 +46,8 @@ struct BidirectionalLSTM: Sendable {
     }
 
     /// The 8-bit recurrent weights of both directions: `W_hh` (4H × H) and its row scale / 127, packed
-    /// for `ink_lstm_step_q8_vnni` or (`packedPairs`) for `ink_lstm_step_q8_avx2` when that kernel is used.
+    /// for `ink_lstm_step_q8_vnni` or (`packedPairs`) for `ink_lstm_step_q8_avx2` and
+    /// `ink_lstm_step_q8_neon` when that kernel is used.
     struct Int8Recurrent: Sendable {
         var forward: [Int8]
         var backward: [Int8]
@@ -54,9 +55,8 @@ struct BidirectionalLSTM: Sendable {
         var backwardScale: [Float]
         var packed: (forward: (weights: [Int8], correction: [Int32]), backward: (weights: [Int8], correction: [Int32]))?
         var packedPairs: (forward: [Int8], backward: [Int8])?
-
-        /// The kernel that runs the steps.
-        var kernel: _Int8Kernel { packed != nil ? .vnni : packedPairs != nil ? .avx2 : .portable }
+        /// The kernel that runs the steps (`avx2` or `neon` with `packedPairs`).
+        var kernel: _Int8Kernel
     }
 
     /// The input projection of both directions: float (`_AffineMap`) or 8-bit (`_QuantizedAffineMap`).
@@ -103,7 +103,8 @@ struct BidirectionalLSTM: Sendable {
     /// The kernel that runs the recurrent steps (8-bit layers: see ``int8Kernel``).
     var kernel: _LSTMKernel { packedRecurrentHalf != nil ? .avx2f16 : packedRecurrent != nil ? .avx2 : .portable }
 
-    /// For an 8-bit layer, `"int8-vnni"`, `"int8-avx2"` or `"int8-portable"`; nil for a float one.
+    /// For an 8-bit layer, `"int8-vnni"`, `"int8-avx2"`, `"int8-neon"` or `"int8-portable"`; nil for a
+    /// float one.
     var int8Kernel: String? { int8Recurrent.map { "int8-\($0.kernel.rawValue)" } }
 
     var outputSize: Int { 2 * hiddenSize }
@@ -162,8 +163,9 @@ struct BidirectionalLSTM: Sendable {
             forwardScale: fr.scale.map { $0 / 127 }, backwardScale: br.scale.map { $0 / 127 },
             packed: kernel == .vnni ? (_Int8Kernels.pack(fr.values, outputs: 4 * H, inputs: H),
                                        _Int8Kernels.pack(br.values, outputs: 4 * H, inputs: H)) : nil,
-            packedPairs: kernel == .avx2 ? (_Int8Kernels.packPairs(fr.values, outputs: 4 * H, inputs: H),
-                                            _Int8Kernels.packPairs(br.values, outputs: 4 * H, inputs: H)) : nil)
+            packedPairs: kernel == .avx2 || kernel == .neon ? (_Int8Kernels.packPairs(fr.values, outputs: 4 * H, inputs: H),
+                                                               _Int8Kernels.packPairs(br.values, outputs: 4 * H, inputs: H)) : nil,
+            kernel: kernel)
         recurrentForward = []
         recurrentBackward = []
         packedRecurrent = nil
@@ -261,7 +263,8 @@ extension BidirectionalLSTM {
 
 extension BidirectionalLSTM {
     /// The T recurrent steps of both directions with 8-bit `W_hh`: `ink_lstm_step_q8_vnni`,
-    /// `ink_lstm_step_q8_avx2`, or the portable product (`ink_lstm_recurrent_q8_portable`) and the Swift cell.
+    /// `ink_lstm_step_q8_avx2`, `ink_lstm_step_q8_neon`, or the portable product
+    /// (`ink_lstm_recurrent_q8_portable`) and the Swift cell.
     func runInt8Steps(_ q: Int8Recurrent, steps T: Int, gates: UnsafeMutablePointer<Float>,
                       state s: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
         let H = hiddenSize, G = 4 * H, G2 = 8 * H, outStride = 2 * H, h32 = Int32(H)
@@ -287,14 +290,15 @@ extension BidirectionalLSTM {
                     return
                 }
                 if let p = q.packedPairs {
+                    // The AVX2 and NEON steps take the same arguments (the same packing).
+                    let step = q.kernel == .neon ? ink_lstm_step_q8_neon : ink_lstm_step_q8_avx2
                     p.forward.withUnsafeBufferPointer { fw in
                         p.backward.withUnsafeBufferPointer { bw in
                             for t in 0..<T {
                                 let tb = T - 1 - t, r: Int32 = t > 0 ? 1 : 0
-                                ink_lstm_step_q8_avx2(fw.baseAddress!, fs.baseAddress!, h32, r, gates + t * G2, s, s + H,
-                                                      output + t * outStride)
-                                ink_lstm_step_q8_avx2(bw.baseAddress!, bs.baseAddress!, h32, r, gates + tb * G2 + G,
-                                                      s + 2 * H, s + 3 * H, output + tb * outStride + H)
+                                step(fw.baseAddress!, fs.baseAddress!, h32, r, gates + t * G2, s, s + H, output + t * outStride)
+                                step(bw.baseAddress!, bs.baseAddress!, h32, r, gates + tb * G2 + G, s + 2 * H, s + 3 * H,
+                                     output + tb * outStride + H)
                             }
                         }
                     }

@@ -126,8 +126,9 @@ import Foundation
     /// How this network runs on this CPU, for reports: the recurrent kernel (`portable`: BLAS sgemv and
     /// Swift SIMD; `avx2`; `avx2-f16`: 16-bit recurrent weights) and the projection kernel (`blas` or
     /// `avx512`), e.g. `"recurrent avx2-f16, projection avx512"`; for an 8-bit network the 8-bit kernel
-    /// (`int8-vnni`, `int8-avx2`, `int8-portable`) and the float first layer's projection kernel, e.g.
-    /// `"recurrent int8-avx2, projection int8-avx2 (first layer blas)"`. ``ComputeOptions`` chooses them.
+    /// (`int8-vnni`, `int8-avx2`, `int8-neon`, `int8-portable`) and the float first layer's projection
+    /// kernel, e.g. `"recurrent int8-avx2, projection int8-avx2 (first layer blas)"`. ``ComputeOptions``
+    /// chooses them.
     public var computeKernels: String {
         if let q = layers.first?.int8Kernel { return "recurrent \(q), projection \(q) (first layer \(projection.rawValue))" }
         return "recurrent \(kernel.rawValue), projection \(projection.rawValue)"

@@ -13,13 +13,13 @@ public struct ComputeOptions: Sendable, Hashable, Codable {
     ///
     /// For models with 8-bit weights (network precision `int8`) the choice covers all of the
     /// network's 8-bit products (recurrent steps, projections and head): ``fastest`` runs the AVX-512
-    /// VNNI kernels where the CPU has them, else the AVX2 ones, else the portable ones; ``avx2`` and
-    /// ``avx2F16`` run the AVX2 + FMA 8-bit kernels (so a CPU with VNNI can run the path of CPUs
-    /// without it; ``portable`` where the CPU lacks AVX2); ``portable`` the portable C ones. All give
-    /// the same integer sums.
+    /// VNNI kernels where the CPU has them, else the AVX2 ones, else (arm64) the NEON ones, else the
+    /// portable ones; ``avx2`` and ``avx2F16`` run the AVX2 + FMA 8-bit kernels (so a CPU with VNNI can
+    /// run the path of CPUs without it; where the CPU lacks AVX2, the next one it runs: NEON on arm64,
+    /// else portable); ``portable`` the portable C ones. All give the same integer sums.
     public enum RecurrentKernel: String, Sendable, Hashable, Codable, CaseIterable {
         /// The fastest this CPU runs: `avx2F16` for models that store 16-bit recurrent weights, then
-        /// `avx2`, then `portable` (8-bit models: AVX-512 VNNI, then AVX2, then portable).
+        /// `avx2`, then `portable` (8-bit models: AVX-512 VNNI, then AVX2, then NEON, then portable).
         case fastest
         /// BLAS `sgemv` and Swift SIMD, on any CPU (8-bit models: portable C).
         case portable
@@ -76,7 +76,8 @@ public struct ComputeOptions: Sendable, Hashable, Codable {
     }
 
     /// The engine's 8-bit kernel for this choice (see ``RecurrentKernel``): `avx2` and `avx2F16` name
-    /// the AVX2 kernels, so that tests and benchmarks on a CPU with VNNI can run the path of CPUs without.
+    /// the AVX2 kernels, so that tests and benchmarks on a CPU with VNNI can run the path of CPUs without
+    /// (NEON on arm64, which has no AVX2).
     var int8Kernel: _Int8Kernel {
         switch recurrentKernel {
         case .fastest: return .fastest

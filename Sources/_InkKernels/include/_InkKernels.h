@@ -179,6 +179,32 @@ void ink_q8_gemm_avx2(int m, int n, int k, const int16_t *xq, int ldq, const flo
 void ink_lstm_step_q8_avx2(const int8_t *packed, const float *rscale, int hidden, int with_recurrent,
                            float *g, float *h, float *c, float *out);
 
+// The NEON kernels (aarch64: baseline ARMv8 Advanced SIMD, which every arm64 CPU has, so no run-time
+// check beyond the architecture) multiply 8-bit activations with the pair-packed weights as they are
+// (smull/smlal: two exact products in a 16-bit lane, then sadalp into 32-bit sums), so they give the
+// portable kernels' integers without a correction, and then the portable float operations (no fused
+// multiply-adds): the portable results bit for bit, cell included. On other architectures they are
+// stubs that are never called; only after `ink_kernels_neon_available()`.
+
+/// 1 on aarch64 (the NEON kernels below run), else 0.
+int ink_kernels_neon_available(void);
+
+/// `ink_q8_quantize_rows` with the values as signed bytes `q` (not `q + 128`), rows of `ldq` (≥ k rounded
+/// up to 2; pads 0): the same values and scales. NEON.
+void ink_q8_quantize_rows_s8_neon(const float *x, int m, int k, int lda, int8_t *xq, int ldq, float *scale);
+
+/// The portable kernel's result (the same integer sums, then the same float operations) from rows quantized
+/// by `ink_q8_quantize_rows_s8_neon` (values within ±127, as it writes them) and weights packed by
+/// `ink_q8_pack_pairs`. Register blocks of 4 rows × 8 outputs. NEON.
+void ink_q8_gemm_neon(int m, int n, int k, const int8_t *xq, int ldq, const float *scale, const int8_t *packed,
+                      const float *wscale, const float *bias, float *y, int ldc);
+
+/// `ink_lstm_step_q8_avx2` in NEON over the same packing (4H outputs × H inputs, `ink_q8_pack_pairs`): the
+/// portable product's gates exactly, then the Swift cell's operations 4 units at a time (separate multiplies
+/// and adds, as it compiles), so its values bit for bit. H a multiple of 8. NEON.
+void ink_lstm_step_q8_neon(const int8_t *packed, const float *rscale, int hidden, int with_recurrent,
+                           float *g, float *h, float *c, float *out);
+
 /// The processors this process may run on: its CPU affinity on Linux (so `taskset -c 0` gives 1),
 /// the online processors elsewhere; at least 1.
 int ink_available_processors(void);
