@@ -85,7 +85,8 @@ def rescored(texts, scores, candidates, original, views, weight: float, top: int
 
     ``view_beams`` (``viewRescoring.beamWidth``): for each of ``views``, its own beam's hypotheses as (texts,
     scores, label sequences). The ``top`` best of each (its order; views in order) whose text is not yet a
-    candidate join, scored ``score − ℓ_view + ℓ_original`` (what the language model and bonuses gave it in that
+    candidate join (one the original has below its ``top`` best is moved from there instead), scored
+    ``score − ℓ_view + ℓ_original`` (what the language model and bonuses gave it in that
     beam, plus its likelihood under the original; left out where either likelihood is −inf), and are moved
     by ``adjustments`` with the ``top`` best."""
     order = sorted(range(len(texts)), key=lambda i: (-scores[i], texts[i]))
@@ -97,17 +98,21 @@ def rescored(texts, scores, candidates, original, views, weight: float, top: int
         return texts, scores
     k = min(top, len(texts))
     rescore = list(range(k))
-    known = set(texts)
+    index = {}
+    for i, t in enumerate(texts):
+        index.setdefault(t, i)
     for view, beam in zip(views, view_beams or []):
         v_texts, v_scores, v_labels = beam
         v_order = sorted(range(len(v_texts)), key=lambda i: (-v_scores[i], v_texts[i]))[:top]
         for i in v_order:
-            if v_texts[i] in known:
+            if v_texts[i] in index:  # kept by the original's beam (below its best `top`: rescored from there)
+                if index[v_texts[i]] not in rescore:
+                    rescore.append(index[v_texts[i]])
                 continue
             lv, l0 = ctc_log_likelihood(view, v_labels[i], blank), ctc_log_likelihood(original, v_labels[i], blank)
             if not (np.isfinite(lv) and np.isfinite(l0) and np.isfinite(v_scores[i])):
                 continue
-            known.add(v_texts[i])
+            index[v_texts[i]] = len(texts)
             rescore.append(len(texts))
             texts.append(v_texts[i])
             cands.append(v_labels[i])

@@ -125,6 +125,13 @@ def test_rescoring_keeps_the_order_where_views_agree_and_moves_it_where_they_do_
     l0 = views.ctc_log_likelihood(flat, [3])
     want_c = -0.5 + l0 + views.adjustments([[3]], flat, [view, view], 1.0)[0]
     assert np.isclose(got_scores[0], want_c)
+    # a proposal that the original kept below its best `top` is moved from there, not added again
+    below, below_scores = views.rescored(["ab", "bda", "c"], beam + [views.ctc_log_likelihood(flat, [3]) - 9.0],
+                                         [[1, 2], [2, 4, 1], [3]], flat, [view, view], 1.0, top=2,
+                                         view_beams=[(["c"], [lv - 0.5], [[3]])])
+    assert sorted(below) == ["ab", "bda", "c"]
+    c_moved = views.ctc_log_likelihood(flat, [3]) - 9.0 + views.adjustments([[3]], flat, [view, view], 1.0)[0]
+    assert np.isclose(below_scores[below.index("c")], c_moved)
     # without view beams, nothing joins
     assert sorted(views.rescored(["ab", "bda"], beam, [[1, 2], [2, 4, 1]], flat, [view, view], 1.0)[0]) == ["ab", "bda"]
     # a single candidate is never moved

@@ -66,11 +66,14 @@ struct CTCTextDecoder: CandidateDecoding {
     }
 
     /// The options of a view's own beam search: `options` with the view rescoring's beam width, where
-    /// that is narrower than the decoder's.
+    /// that is narrower than the decoder's, and no beam threshold, so that the beam is that wide on every
+    /// frame (the threshold is off with a vocabulary: with it, a vocabulary that matches nothing would
+    /// change which readings the views propose).
     private func viewBeam(_ options: DigitalInkRecognizerOptions) -> DigitalInkRecognizerOptions {
         guard let w = configuration.viewRescoring(options: options)?.beamWidth else { return options }
         var o = options
         o.decoder.beamWidth = min(configuration.beamSearch(languageModel: true, options: options).beamWidth, w)
+        o.decoder.beamThreshold = .infinity
         return o
     }
 
@@ -147,15 +150,22 @@ struct CTCTextDecoder: CandidateDecoding {
             // Each view's best that the original's beam did not keep joins, scored as the original would
             // have: its language-model part (its score in that view's beam less its likelihood there) plus
             // its likelihood under the original.
-            var known = Set(all.map(\.text))
+            // A proposal that the original's beam kept below its best `k` is rescored from there instead.
+            var index = Dictionary(all.enumerated().map { ($1.text, $0) }, uniquingKeysWith: { a, _ in a })
+            var rescored = Set(rescore)
             let keep = rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates
             for view in views {
-                for h in beam(view).prefix(keep) where !known.contains(h.text) {
+                for h in beam(view).prefix(keep) {
+                    if let i = index[h.text] {
+                        if rescored.insert(i).inserted { rescore.append(i) }
+                        continue
+                    }
                     let labels = inked(h)
                     let lv = CTCLikelihood.logLikelihood(labels, logProbs: view, blank: blank)
                     let l0 = CTCLikelihood.logLikelihood(labels, logProbs: output, blank: blank)
                     guard lv.isFinite, l0.isFinite, h.score.isFinite else { continue }
-                    known.insert(h.text)
+                    index[h.text] = all.count
+                    rescored.insert(all.count)
                     rescore.append(all.count)
                     all.append(Decoded(text: h.text, score: h.score - Float(lv) + Float(l0), symbols: h.symbols))
                 }
