@@ -133,9 +133,9 @@ struct CTCTextDecoder: CandidateDecoding {
         }
     }
 
-    /// `all` with the scores of its `rescoring.candidates` best moved by the views (``ViewRescorer``),
-    /// sorted again. A separator the decoder put before the text at no cost from the ink is left out of
-    /// the likelihoods.
+    /// `all` with the scores of its `rescoring.candidates` best (and, with `rescoring.beamWidth`, of the
+    /// best of each view's own beam, `beam`) moved by the views (``ViewRescorer``), sorted again. A
+    /// separator the decoder put before the text at no cost from the ink is left out of the likelihoods.
     private func rescored(_ all: [Decoded], output: FeatureMatrix, views: [FeatureMatrix],
                           rescoring: ModelConfiguration.ViewRescoring, options: DigitalInkRecognizerOptions,
                           beam: (FeatureMatrix) -> [Decoded]) -> [Decoded] {
@@ -147,17 +147,16 @@ struct CTCTextDecoder: CandidateDecoding {
         var all = all
         var rescore = Array(0..<k)
         if rescoring.beamWidth != nil {
-            // Each view's best that the original's beam did not keep joins, scored as the original would
-            // have: its language-model part (its score in that view's beam less its likelihood there) plus
-            // its likelihood under the original.
-            // A proposal that the original's beam kept below its best `k` is rescored from there instead.
+            // Each view's best join: one that the original's beam did not keep scored as the original would
+            // have (its language-model part, its score in that view's beam less its likelihood there, plus
+            // its likelihood under the original); one it kept below its best `k` from its own score.
             var index = Dictionary(all.enumerated().map { ($1.text, $0) }, uniquingKeysWith: { a, _ in a })
-            var rescored = Set(rescore)
+            var chosen = Set(rescore)
             let keep = rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates
             for view in views {
                 for h in beam(view).prefix(keep) {
                     if let i = index[h.text] {
-                        if rescored.insert(i).inserted { rescore.append(i) }
+                        if chosen.insert(i).inserted { rescore.append(i) }
                         continue
                     }
                     let labels = inked(h)
@@ -165,7 +164,7 @@ struct CTCTextDecoder: CandidateDecoding {
                     let l0 = CTCLikelihood.logLikelihood(labels, logProbs: output, blank: blank)
                     guard lv.isFinite, l0.isFinite, h.score.isFinite else { continue }
                     index[h.text] = all.count
-                    rescored.insert(all.count)
+                    chosen.insert(all.count)
                     rescore.append(all.count)
                     all.append(Decoded(text: h.text, score: h.score - Float(lv) + Float(l0), symbols: h.symbols))
                 }
