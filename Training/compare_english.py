@@ -22,6 +22,11 @@ without the views) among those, and for each margin the share of inks it would k
 and the changes it would lose (en-US 2.2.0's ``viewRescoring.margin``)::
 
     python3 Training/compare_english.py Models/en-US --margins 3,4,5,6
+
+``--view-beam-widths W1,W2,…``: the words and lines (``--lines`` implied) read with copies of the model whose
+``viewRescoring.beamWidth`` is each (``none``: no views' own beams; en-US 2.2.0's choice)::
+
+    python3 Training/compare_english.py Models/en-US --view-beam-widths none,8,16,32,64
 """
 from __future__ import annotations
 
@@ -51,10 +56,10 @@ def accuracy(tops: dict, subset) -> float:
     return 100.0 * sum(tops.get(it.id) == it.label for it in subset) / max(1, len(subset))
 
 
-def without_margin(model_dir: str, tmp: str) -> str:
-    """A copy of ``model_dir`` in ``tmp`` whose ``config.json`` has no ``viewRescoring.margin`` (every ink
-    re-read), with the files its config names as ``../<folder>/<file>`` copied beside it (the engine reads
-    no file that a link puts outside the models' root)."""
+def config_variant(model_dir: str, tmp: str, edit) -> str:
+    """A copy of ``model_dir`` in ``tmp`` whose ``config.json`` ``edit`` (a function of the parsed config) has
+    changed, with the files its config names as ``../<folder>/<file>`` copied beside it (the engine reads no
+    file that a link puts outside the models' root)."""
     model_dir = os.path.abspath(model_dir)
     out = os.path.join(tmp, os.path.basename(model_dir))
     shutil.copytree(model_dir, out)
@@ -70,10 +75,32 @@ def without_margin(model_dir: str, tmp: str) -> str:
     for rel in shared(config):
         os.makedirs(os.path.dirname(os.path.join(out, rel)), exist_ok=True)
         shutil.copyfile(os.path.join(model_dir, rel), os.path.join(out, rel))
-    ((config.get("decoder") or {}).get("viewRescoring") or {}).pop("margin", None)
+    edit(config)
     with open(os.path.join(out, "config.json"), "w") as f:
         json.dump(config, f)
     return out
+
+
+def view_rescoring(config: dict) -> dict:
+    """``config``'s ``decoder.viewRescoring`` (an empty dict where it has none)."""
+    return (config.get("decoder") or {}).get("viewRescoring") or {}
+
+
+def without_margin(model_dir: str, tmp: str) -> str:
+    """A copy of ``model_dir`` (``config_variant``) whose ``config.json`` has no ``viewRescoring.margin``
+    (every ink re-read)."""
+    return config_variant(model_dir, tmp, lambda c: view_rescoring(c).pop("margin", None))
+
+
+def with_view_beam_width(model_dir: str, tmp: str, width: "int | None") -> str:
+    """A copy of ``model_dir`` (``config_variant``) whose ``viewRescoring.beamWidth`` is ``width`` (None: no
+    views' beams)."""
+    def edit(config):
+        vr = view_rescoring(config)
+        vr.pop("beamWidth", None)
+        if width is not None:
+            vr["beamWidth"] = width
+    return config_variant(model_dir, tmp, edit)
 
 
 def lead_report(without: dict, with_views: dict, subset, margins) -> dict:
@@ -103,9 +130,19 @@ def main():
                     help="also the CER of the held-out lines that are not reported (150 tuning, 303 monitoring)")
     ap.add_argument("--margins", default="",
                     help="comma-separated view-rescoring margins to report on (reads without and with the views)")
+    ap.add_argument("--view-beam-widths", default="",
+                    help="comma-separated viewRescoring.beamWidth values to compare (none: without), with --lines")
     args = ap.parse_args()
     binary = inkrec_binary()
     tuning, monitoring = non_reported_words()
+    if args.view_beam_widths:
+        widths = [None if w == "none" else int(w) for w in args.view_beam_widths.split(",")]
+        for model_dir in args.models:
+            for width in widths:
+                with tempfile.TemporaryDirectory() as tmp:
+                    report(binary, with_view_beam_width(model_dir, tmp, width), [], tuning, monitoring, True,
+                           label=f"{model_dir} viewRescoring.beamWidth {width or 'none'}")
+        return
     if args.margins:
         margins = [float(m) for m in args.margins.split(",")]
         _, tuning_lines, monitoring_lines = held_out_lines()
@@ -122,27 +159,32 @@ def main():
                 for m, (share, lost) in r["margins"].items():
                     print(f"  margin {m:g}: {share:.1f}% not re-read, {lost} changes lost", flush=True)
         return
-    items = tuning + monitoring
     settings = [["--view-weight", w] for w in args.view_weights.split(",") if w] or [[]]
     for model_dir in args.models:
         for extra in settings:
-            # The API's default of ten results: the beam keeps at least that many prefixes.
-            cands = run(binary, items, extra, max_results=10, model=model_dir)
-            tops = {k: v[0][0] for k, v in cands.items() if v}
-            print(f"{model_dir}{' ' + ' '.join(extra) if extra else ''}: tuning {accuracy(tops, tuning):.2f}%, "
-                  f"monitoring {accuracy(tops, monitoring):.2f}%, both {accuracy(tops, items):.2f}% (n={len(items)})",
-                  flush=True)
-            if args.lines:
-                _, tuning_lines, monitoring_lines = held_out_lines()
-                read = run(binary, tuning_lines + monitoring_lines, extra, max_results=10, model=model_dir)
+            report(binary, model_dir, extra, tuning, monitoring, args.lines,
+                   label=f"{model_dir}{' ' + ' '.join(extra) if extra else ''}")
 
-                def cer(subset):
-                    return 100 * scores([read[it.id][0][0] if read.get(it.id) else "" for it in subset],
-                                        [it.label for it in subset])["cer"]
-                print(f"  lines CER: tuning {cer(tuning_lines):.2f}%, monitoring {cer(monitoring_lines):.2f}%, "
-                      f"both {cer(tuning_lines + monitoring_lines):.2f}% (n={len(tuning_lines) + len(monitoring_lines)})",
-                      flush=True)
 
+def report(binary, model_dir: str, extra: list, tuning, monitoring, lines: bool, label: str) -> None:
+    """Prints the accuracy of ``model_dir`` (engine arguments ``extra``) on the tuning and monitoring words and,
+    with ``lines``, the CER of the non-reported lines."""
+    items = tuning + monitoring
+    # The API's default of ten results: the beam keeps at least that many prefixes.
+    cands = run(binary, items, extra, max_results=10, model=model_dir)
+    tops = {k: v[0][0] for k, v in cands.items() if v}
+    print(f"{label}: tuning {accuracy(tops, tuning):.2f}%, monitoring {accuracy(tops, monitoring):.2f}%, "
+          f"both {accuracy(tops, items):.2f}% (n={len(items)})", flush=True)
+    if lines:
+        _, tuning_lines, monitoring_lines = held_out_lines()
+        read = run(binary, tuning_lines + monitoring_lines, extra, max_results=10, model=model_dir)
+
+        def cer(subset):
+            return 100 * scores([read[it.id][0][0] if read.get(it.id) else "" for it in subset],
+                                [it.label for it in subset])["cer"]
+        print(f"  lines CER: tuning {cer(tuning_lines):.2f}%, monitoring {cer(monitoring_lines):.2f}%, "
+              f"both {cer(tuning_lines + monitoring_lines):.2f}% (n={len(tuning_lines) + len(monitoring_lines)})",
+              flush=True)
 
 if __name__ == "__main__":
     main()

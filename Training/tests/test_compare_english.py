@@ -8,7 +8,7 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from compare_english import accuracy, lead_report, non_reported_words, without_margin  # noqa: E402
+from compare_english import accuracy, lead_report, non_reported_words, with_view_beam_width, without_margin  # noqa: E402
 from inkrec_training import data  # noqa: E402
 
 
@@ -59,4 +59,22 @@ def test_without_margin_drops_only_the_margin(tmp_path):
     assert got["decoder"]["lmWeight"] == 1.0
     assert open(os.path.join(out, "lm.bin"), "rb").read() == b"lm"
     assert open(os.path.join(out, "..", "net", "weights.bin"), "rb").read() == b"w"
+    assert json.loads((models / "en" / "config.json").read_text()) == config  # the model is not changed
+
+
+def test_with_view_beam_width_sets_or_drops_the_width(tmp_path):
+    import json
+    models = tmp_path / "Models"
+    (models / "net").mkdir(parents=True)
+    (models / "net" / "weights.bin").write_bytes(b"w")
+    (models / "en").mkdir()
+    config = {"network": {"weights": "../net/weights.bin"},
+              "decoder": {"viewRescoring": {"stretches": [0.9], "weight": 1.0, "margin": 5.0, "beamWidth": 16}}}
+    (models / "en" / "config.json").write_text(json.dumps(config))
+    for width, want in [(8, {"stretches": [0.9], "weight": 1.0, "margin": 5.0, "beamWidth": 8}),
+                        (None, {"stretches": [0.9], "weight": 1.0, "margin": 5.0})]:
+        tmp = tmp_path / f"copy-{width}"
+        tmp.mkdir()
+        out = with_view_beam_width(str(models / "en"), str(tmp), width)
+        assert json.loads(open(os.path.join(out, "config.json")).read())["decoder"]["viewRescoring"] == want
     assert json.loads((models / "en" / "config.json").read_text()) == config  # the model is not changed
