@@ -45,11 +45,13 @@ struct _QuantizedAffineMap: Sendable {
     func apply(_ input: UnsafePointer<Float>, rows m: Int, output: UnsafeMutablePointer<Float>) {
         guard m > 0 else { return }
         if kernel == .avx2, let packed {
-            applyAVX2(input, rows: m, packed: packed.weights, output: output)
+            applyPairs(input, rows: m, packed: packed.weights, output: output,
+                       quantize: ink_q8_quantize_rows_s16_avx2, gemm: ink_q8_gemm_avx2)
             return
         }
         if kernel == .neon, let packed {
-            applyNEON(input, rows: m, packed: packed.weights, output: output)
+            applyPairs(input, rows: m, packed: packed.weights, output: output,
+                       quantize: ink_q8_quantize_rows_s8_neon, gemm: ink_q8_gemm_neon)
             return
         }
         let ldq = quantizedRowBytes
@@ -83,37 +85,24 @@ struct _QuantizedAffineMap: Sendable {
         }
     }
 
-    /// `apply` with the AVX2 kernels: rows quantized to 16-bit values (inputs rounded up to 2 a row),
-    /// `ink_q8_gemm_avx2` over the pair-packed weights.
-    private func applyAVX2(_ input: UnsafePointer<Float>, rows m: Int, packed: [Int8], output: UnsafeMutablePointer<Float>) {
+    /// `apply` with the kernels over pair-packed weights: rows quantized by `quantize` to `Q` (16-bit
+    /// values for `ink_q8_quantize_rows_s16_avx2`, signed bytes for `ink_q8_quantize_rows_s8_neon`; inputs
+    /// rounded up to 2 a row), then `gemm` (`ink_q8_gemm_avx2`, `ink_q8_gemm_neon`; the same arguments).
+    private func applyPairs<Q>(
+        _ input: UnsafePointer<Float>, rows m: Int, packed: [Int8], output: UnsafeMutablePointer<Float>,
+        quantize: (UnsafePointer<Float>?, Int32, Int32, Int32, UnsafeMutablePointer<Q>?, Int32, UnsafeMutablePointer<Float>?) -> Void,
+        gemm: (Int32, Int32, Int32, UnsafePointer<Q>?, Int32, UnsafePointer<Float>?, UnsafePointer<Int8>?,
+               UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafeMutablePointer<Float>?, Int32) -> Void
+    ) {
         let ldq = (inputs + 1) / 2 * 2
-        withUnsafeTemporaryAllocation(of: Int16.self, capacity: m * ldq) { q in
+        withUnsafeTemporaryAllocation(of: Q.self, capacity: m * ldq) { q in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: m) { s in
-                ink_q8_quantize_rows_s16_avx2(input, Int32(m), Int32(inputs), Int32(inputs), q.baseAddress!, Int32(ldq), s.baseAddress!)
+                quantize(input, Int32(m), Int32(inputs), Int32(inputs), q.baseAddress!, Int32(ldq), s.baseAddress!)
                 weightScale.withUnsafeBufferPointer { ws in
                     bias.withUnsafeBufferPointer { b in
                         packed.withUnsafeBufferPointer { pw in
-                            ink_q8_gemm_avx2(Int32(m), Int32(outputs), Int32(inputs), q.baseAddress!, Int32(ldq), s.baseAddress!,
-                                             pw.baseAddress!, ws.baseAddress!, b.baseAddress!, output, Int32(outputs))
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// `apply` with the NEON kernels: rows quantized to signed bytes (inputs rounded up to 2 a row),
-    /// `ink_q8_gemm_neon` over the pair-packed weights.
-    private func applyNEON(_ input: UnsafePointer<Float>, rows m: Int, packed: [Int8], output: UnsafeMutablePointer<Float>) {
-        let ldq = (inputs + 1) / 2 * 2
-        withUnsafeTemporaryAllocation(of: Int8.self, capacity: m * ldq) { q in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: m) { s in
-                ink_q8_quantize_rows_s8_neon(input, Int32(m), Int32(inputs), Int32(inputs), q.baseAddress!, Int32(ldq), s.baseAddress!)
-                weightScale.withUnsafeBufferPointer { ws in
-                    bias.withUnsafeBufferPointer { b in
-                        packed.withUnsafeBufferPointer { pw in
-                            ink_q8_gemm_neon(Int32(m), Int32(outputs), Int32(inputs), q.baseAddress!, Int32(ldq), s.baseAddress!,
-                                             pw.baseAddress!, ws.baseAddress!, b.baseAddress!, output, Int32(outputs))
+                            gemm(Int32(m), Int32(outputs), Int32(inputs), q.baseAddress!, Int32(ldq), s.baseAddress!,
+                                 pw.baseAddress!, ws.baseAddress!, b.baseAddress!, output, Int32(outputs))
                         }
                     }
                 }
