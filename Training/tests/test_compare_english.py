@@ -1,5 +1,6 @@
 """compare_english: the words it reads are the held-out writers' tuning and monitoring slices, never the
 reported ones, and its accuracy counts exact readings."""
+import json
 import os
 import sys
 from types import SimpleNamespace
@@ -42,39 +43,40 @@ def test_lead_report_counts_changes_and_what_each_margin_keeps_out():
     assert r["margins"][5.0] == (50.0, 0)   # c, d not re-read; nothing lost
 
 
-def test_without_margin_drops_only_the_margin(tmp_path):
-    import json
+def model_tree(tmp_path, config: dict):
+    """``tmp_path/Models`` with a shared ``net/weights.bin`` and a model ``en`` whose ``config.json`` is
+    ``config`` (beside an ``lm.bin``); returns the model's folder."""
     models = tmp_path / "Models"
     (models / "net").mkdir(parents=True)
     (models / "net" / "weights.bin").write_bytes(b"w")
     (models / "en").mkdir()
-    config = {"network": {"weights": "../net/weights.bin"},
-              "decoder": {"lmWeight": 1.0, "viewRescoring": {"stretches": [0.9], "weight": 1.0, "margin": 5.0}}}
     (models / "en" / "config.json").write_text(json.dumps(config))
     (models / "en" / "lm.bin").write_bytes(b"lm")
+    return models / "en"
+
+
+def test_without_margin_drops_only_the_margin(tmp_path):
+    config = {"network": {"weights": "../net/weights.bin"},
+              "decoder": {"lmWeight": 1.0, "viewRescoring": {"stretches": [0.9], "weight": 1.0, "margin": 5.0}}}
+    model = model_tree(tmp_path, config)
     (tmp_path / "copy").mkdir()
-    out = without_margin(str(models / "en"), str(tmp_path / "copy"))
+    out = without_margin(str(model), str(tmp_path / "copy"))
     got = json.loads(open(os.path.join(out, "config.json")).read())
     assert got["decoder"]["viewRescoring"] == {"stretches": [0.9], "weight": 1.0}
     assert got["decoder"]["lmWeight"] == 1.0
     assert open(os.path.join(out, "lm.bin"), "rb").read() == b"lm"
     assert open(os.path.join(out, "..", "net", "weights.bin"), "rb").read() == b"w"
-    assert json.loads((models / "en" / "config.json").read_text()) == config  # the model is not changed
+    assert json.loads((model / "config.json").read_text()) == config  # the model is not changed
 
 
 def test_with_view_beam_width_sets_or_drops_the_width(tmp_path):
-    import json
-    models = tmp_path / "Models"
-    (models / "net").mkdir(parents=True)
-    (models / "net" / "weights.bin").write_bytes(b"w")
-    (models / "en").mkdir()
     config = {"network": {"weights": "../net/weights.bin"},
               "decoder": {"viewRescoring": {"stretches": [0.9], "weight": 1.0, "margin": 5.0, "beamWidth": 16}}}
-    (models / "en" / "config.json").write_text(json.dumps(config))
+    model = model_tree(tmp_path, config)
     for width, want in [(8, {"stretches": [0.9], "weight": 1.0, "margin": 5.0, "beamWidth": 8}),
                         (None, {"stretches": [0.9], "weight": 1.0, "margin": 5.0})]:
         tmp = tmp_path / f"copy-{width}"
         tmp.mkdir()
-        out = with_view_beam_width(str(models / "en"), str(tmp), width)
+        out = with_view_beam_width(str(model), str(tmp), width)
         assert json.loads(open(os.path.join(out, "config.json")).read())["decoder"]["viewRescoring"] == want
-    assert json.loads((models / "en" / "config.json").read_text()) == config  # the model is not changed
+    assert json.loads((model / "config.json").read_text()) == config  # the model is not changed
