@@ -145,7 +145,8 @@ struct CTCTextDecoder: CandidateDecoding {
         let blank = configuration.blankIndex ?? 0
         func inked(_ h: Decoded) -> [Int] { h.symbols.first == free ? Array(h.symbols.dropFirst()) : h.symbols }
         var all = all
-        var rescore = Array(0..<k)
+        var rescore = Array(0..<k)  // entries whose move is computed below
+        var proposed: [(index: Int, move: Float)] = []  // the views' proposals, moved as they join
         if rescoring.beamWidth != nil {
             // Each view's best join: one that the original's beam did not keep scored as the original would
             // have (its language-model part, its score in that view's beam less its likelihood there, plus
@@ -153,26 +154,27 @@ struct CTCTextDecoder: CandidateDecoding {
             var index = Dictionary(all.enumerated().map { ($1.text, $0) }, uniquingKeysWith: { a, _ in a })
             var chosen = Set(rescore)
             let keep = rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates
-            for view in views {
+            for (v, view) in views.enumerated() {
                 for h in beam(view).prefix(keep) {
                     if let i = index[h.text] {
                         if chosen.insert(i).inserted { rescore.append(i) }
                         continue
                     }
-                    let labels = inked(h)
-                    let lv = CTCLikelihood.logLikelihood(labels, logProbs: view, blank: blank)
-                    let l0 = CTCLikelihood.logLikelihood(labels, logProbs: output, blank: blank)
-                    guard lv.isFinite, l0.isFinite, h.score.isFinite else { continue }
+                    // Its likelihoods once: for the score it joins with and for its move.
+                    let lls = ViewRescorer.logLikelihoods(inked(h), original: output, views: views, blank: blank)
+                    guard lls.original.isFinite, lls.views[v].isFinite, h.score.isFinite else { continue }
                     index[h.text] = all.count
                     chosen.insert(all.count)
-                    rescore.append(all.count)
-                    all.append(Decoded(text: h.text, score: h.score - Float(lv) + Float(l0), symbols: h.symbols))
+                    proposed.append((all.count, ViewRescorer.move(lls, weight: rescoring.weight)))
+                    all.append(Decoded(text: h.text, score: h.score - Float(lls.views[v]) + Float(lls.original),
+                                       symbols: h.symbols))
                 }
             }
         }
         let moves = ViewRescorer.adjustments(rescore.map { inked(all[$0]) }, original: output, views: views,
                                              weight: rescoring.weight, blank: blank)
         for (i, move) in zip(rescore, moves) { all[i].score += move }
+        for (i, move) in proposed { all[i].score += move }
         return all.sorted(by: Decoded.isRankedBefore)
     }
 

@@ -154,14 +154,25 @@ enum ViewRescorer {
     static func adjustments(_ candidates: [[Int]], original: FeatureMatrix, views: [FeatureMatrix], weight: Float,
                             blank: Int = 0) -> [Float] {
         candidates.map { labels in
-            let l0 = CTCLikelihood.logLikelihood(labels, logProbs: original, blank: blank)
-            guard l0.isFinite else { return 0 }
-            var sum = l0, n = 1.0
-            for view in views {
-                let l = CTCLikelihood.logLikelihood(labels, logProbs: view, blank: blank)
-                if l.isFinite { sum += l; n += 1 }
-            }
-            return weight * Float(sum / n - l0)
+            move(logLikelihoods(labels, original: original, views: views, blank: blank), weight: weight)
         }
+    }
+
+    /// ℓ_0 of `labels` under `original`, then ℓ_v under each of `views` (not computed, and empty, where
+    /// ℓ_0 is −∞).
+    static func logLikelihoods(_ labels: [Int], original: FeatureMatrix, views: [FeatureMatrix], blank: Int = 0)
+        -> (original: Double, views: [Double]) {
+        let l0 = CTCLikelihood.logLikelihood(labels, logProbs: original, blank: blank)
+        guard l0.isFinite else { return (l0, []) }
+        return (l0, views.map { CTCLikelihood.logLikelihood(labels, logProbs: $0, blank: blank) })
+    }
+
+    /// `weight · (mean − ℓ_0)` over ℓ_0 and the finite ℓ_v of `likelihoods`; 0 where ℓ_0 is −∞.
+    static func move(_ likelihoods: (original: Double, views: [Double]), weight: Float) -> Float {
+        let l0 = likelihoods.original
+        guard l0.isFinite else { return 0 }
+        var sum = l0, n = 1.0
+        for l in likelihoods.views where l.isFinite { sum += l; n += 1 }
+        return weight * Float(sum / n - l0)
     }
 }
