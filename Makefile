@@ -43,7 +43,7 @@ test-relocation:
 
 test-python:
 	@scripts/install-deps --python
-	python3 -m pytest -q Training/tests
+	python3 -m pytest -q -rs Training/tests
 
 # The NEON 8-bit kernels (kernels_int8.c on aarch64; no ARM machine here) against the portable ones,
 # cross-compiled with GCC and clang and run under qemu-user (Tests/KernelsARM/run.sh, a few seconds).

@@ -58,6 +58,13 @@ def load(kind: str, data_dir: str = DEFAULT_DATA, limit: Optional[int] = None,
     return out
 
 
+def available(kind: str, data_dir: str = DEFAULT_DATA) -> bool:
+    """Whether ``load(kind, data_dir)`` has a file to read: ``unipen/{kind}.jsonl.gz`` or its packed form.
+    A clone of the repository alone has neither (the data lies in ``../shared/data`` or ``$INKREC_DATA``)."""
+    return (os.path.exists(os.path.join(data_dir, "unipen", f"{kind}.jsonl.gz"))
+            or os.path.exists(packed_path(kind, data_dir)))
+
+
 def packed_path(kind: str, data_dir: str = DEFAULT_DATA) -> str:
     """Where ``load`` looks for the packed form of ``kind``."""
     return os.path.join(data_dir, "unipen", f"{kind}.inkpack.xz")

@@ -19,6 +19,7 @@ def test_accuracy_counts_exact_readings():
     assert accuracy({}, []) == 0.0
 
 
+@pytest.mark.needs_data("words")
 def test_slices_are_not_the_reported_words():
     words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
     reported, _, _ = data.held_out_word_slices(words)

@@ -206,8 +206,7 @@ def test_fixture_is_held_out_and_consistent():
         assert all(len(pt) == 2 for s in p["strokes"] for pt in s)
 
 
-@pytest.mark.skipif(not os.path.exists(os.path.join(data.DEFAULT_DATA, "unipen", "text.jsonl.gz")),
-                    reason="UNIPEN text lines not present")
+@pytest.mark.needs_data("text")
 def test_real_pool_held_out_writers_only():
     pool = pages.load_lines()
     assert pool and all(data.is_validation_writer(w) for w in pool)
