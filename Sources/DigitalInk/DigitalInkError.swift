@@ -1,5 +1,10 @@
+import Foundation
+
 /// Every error the DigitalInk module throws. Each case carries what went wrong and where.
-public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// ``description`` says it in one line, which is also the error's `localizedDescription` (through
+/// `LocalizedError`'s ``errorDescription``), so an app can show it as it is.
+public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// What is wrong with an ink or its writing area.
     public enum InkIssue: Sendable, Equatable {
         case nonFiniteCoordinate(stroke: Int, point: Int)
@@ -71,4 +76,7 @@ public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible
         case .cancelled: return "cancelled"
         }
     }
+
+    /// The same text as ``description``: what went wrong and where (for `localizedDescription`).
+    public var errorDescription: String? { description }
 }

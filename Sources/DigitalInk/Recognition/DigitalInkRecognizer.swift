@@ -61,7 +61,8 @@ public final class DigitalInkRecognizer: Sendable {
         await unload()
     }
 
-    /// Whether the model is loaded (or loading) now.
+    /// Whether the model is loaded now: true once a load has finished (``load()`` or a first
+    /// recognition), false before, while loading, after a failed load and after ``unload()``.
     public var isLoaded: Bool {
         get async { await loader.isLoaded }
     }
@@ -157,39 +158,51 @@ public final class DigitalInkRecognizer: Sendable {
 actor _ModelLoader {
     private let source: DigitalInkRecognizerOptions.Source
     private let compute: ComputeOptions
-    private var task: Task<LoadedModel, any Error>?
+    /// The load in progress or done. Typed: the error a load throws is the one callers see.
+    private var task: Task<Result<LoadedModel, DigitalInkError>, Never>?
+    /// Set when `task` has finished with a model (and `task` is still the current load).
+    private var loaded = false
 
     init(source: DigitalInkRecognizerOptions.Source, compute: ComputeOptions) {
         self.source = source
         self.compute = compute
     }
 
-    var isLoaded: Bool { task != nil }
+    var isLoaded: Bool { loaded }
 
-    func unload() { task = nil }
+    func unload() {
+        task = nil
+        loaded = false
+    }
 
     func model() async throws(DigitalInkError) -> LoadedModel {
-        let t: Task<LoadedModel, any Error>
+        let t: Task<Result<LoadedModel, DigitalInkError>, Never>
         if let existing = task {
             t = existing
         } else {
             let source = self.source, compute = self.compute
             t = Task {
-                try await _ComputePool.shared.run { () throws(DigitalInkError) in
-                    switch source {
-                    case .directory(let url): return try LoadedModel(directory: url, compute: compute)
-                    case .managed(let model, let manager):
-                        return try LoadedModel(directory: try manager.modelDirectory(for: model), compute: compute)
-                    }
+                do throws(DigitalInkError) {
+                    return .success(try await _ComputePool.shared.run { () throws(DigitalInkError) in
+                        switch source {
+                        case .directory(let url): return try LoadedModel(directory: url, compute: compute)
+                        case .managed(let model, let manager):
+                            return try LoadedModel(directory: try manager.modelDirectory(for: model), compute: compute)
+                        }
+                    })
+                } catch {
+                    return .failure(error)
                 }
             }
             task = t
         }
-        do {
-            return try await t.value
-        } catch {
-            task = nil
-            throw (error as? DigitalInkError) ?? .modelCorrupt(file: "?", reason: "\(error)")
+        switch await t.value {
+        case .success(let model):
+            if task == t { loaded = true }  // not if unloaded (or loading again) meanwhile
+            return model
+        case .failure(let error):
+            if task == t { task = nil }  // the next caller tries again
+            throw error
         }
     }
 }
