@@ -3,7 +3,9 @@
 #   make test   run the Swift and the Python test suites
 #   make fuzz   build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (see Fuzz/README.md)
 #   make test-arm  the NEON 8-bit kernels under emulation (scripts/install-deps --arm first)
-.PHONY: demo test test-swift test-python test-tsan test-relocation test-server test-arm serve build release docs fuzz fuzz-build
+#   make test-spark  the Spark integration (Integrations/spark) on local[2] with the archive below
+#   make spark-archive  inkrec and its models as an archive for `spark-submit --archives`
+.PHONY: demo test test-swift test-python test-tsan test-relocation test-server test-arm test-spark spark-archive serve build release docs fuzz fuzz-build
 
 demo:
 	@scripts/install-deps
@@ -76,3 +78,15 @@ fuzz:
 fuzz-build:
 	@scripts/install-deps
 	Fuzz/fuzz.sh build
+
+# Spark (Integrations/spark): the archive executors unpack (.build/inkrec-spark.tar.gz), and the
+# integration's tests on Spark local[2] with inkrec from that archive (Java and PySpark installed by
+# scripts/install-deps --spark).
+SPARK_ARCHIVE ?= .build/inkrec-spark.tar.gz
+spark-archive:
+	@scripts/install-deps --static
+	scripts/spark-archive $(SPARK_ARCHIVE)
+
+test-spark: spark-archive
+	@scripts/install-deps --spark
+	Integrations/spark/run-tests.sh $(SPARK_ARCHIVE)

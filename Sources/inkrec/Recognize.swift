@@ -24,6 +24,9 @@ struct Recognize: AsyncParsableCommand {
 
     @OptionGroup var model: ModelOptions
 
+    @Option(name: .long, help: "With --batch, recognize at most this many inks at once (default: one per processor this process may use). A job that runs several inkrec processes side by side (one per Spark task) gives each its share of the cores.")
+    var threads: Int?
+
     @Option(name: .long, help: "Load the model from this directory (its config.json) instead of the model store.")
     var modelDirectory: String?
 
@@ -54,6 +57,9 @@ struct Recognize: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Return only entries of --vocabulary.")
     var strict = false
+
+    @Flag(name: .long, help: "With --format json or --batch, leave out where each character and word is (the candidates' characters and words): a tenth of the output, for jobs that keep only the texts.")
+    var noSegments = false
 
     @Flag(name: .long, help: "Decode without the language model.")
     var noLanguageModel = false
@@ -98,6 +104,8 @@ struct Recognize: AsyncParsableCommand {
         if !files.isEmpty && batch != nil { throw ValidationError("give either ink files or --batch, not both") }
         if let w = writingArea, Self.parseArea(w) == nil { throw ValidationError("--writing-area must look like 600x120, both sides finite and positive") }
         if strict && vocabulary == nil { throw ValidationError("--strict needs --vocabulary FILE") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be in 1...256") }
+        if threads != nil && batch == nil { throw ValidationError("--threads applies to --batch") }
         do throws(DigitalInkError) { try recognizerSettings(DigitalInkRecognizerOptions(modelDirectory: URL(fileURLWithPath: "/"))).validate() } catch {
             switch error {
             case .invalidOption(let name, let reason): throw ValidationError("--\(Self.flagName[name] ?? name): \(reason)")
@@ -186,7 +194,7 @@ struct Recognize: AsyncParsableCommand {
     func outputPage(file: String, id: String?, result: PageRecognitionResult) {
         switch format {
         case .json:
-            var o = RecognitionJSON.page(result)
+            var o = RecognitionJSON.page(shown(result))
             o["file"] = file
             if let id { o["id"] = id }
             print(RecognitionJSON.line(o))
@@ -199,7 +207,7 @@ struct Recognize: AsyncParsableCommand {
     func output(file: String, id: String?, result: DigitalInkRecognitionResult) {
         switch format {
         case .json:
-            var o = RecognitionJSON.result(result)
+            var o = RecognitionJSON.result(shown(result))
             o["file"] = file
             if let id { o["id"] = id }
             print(RecognitionJSON.line(o))
@@ -217,13 +225,38 @@ struct Recognize: AsyncParsableCommand {
         }
     }
 
+    /// `result` as written: without its candidates' segments under `--no-segments`.
+    func shown(_ result: DigitalInkRecognitionResult) -> DigitalInkRecognitionResult {
+        noSegments ? DigitalInkRecognitionResult(candidates: result.candidates.map(Self.withoutSegments)) : result
+    }
+
+    func shown(_ result: PageRecognitionResult) -> PageRecognitionResult {
+        guard noSegments else { return result }
+        return PageRecognitionResult(lines: result.lines.map { line in
+            var line = line
+            line.candidates = line.candidates.map(Self.withoutSegments)
+            return line
+        })
+    }
+
+    static func withoutSegments(_ c: DigitalInkRecognitionCandidate) -> DigitalInkRecognitionCandidate {
+        var c = c
+        c.segments = nil
+        return c
+    }
+
     /// Batch mode: lines are recognized concurrently and written in input order, each as soon as it
     /// and the lines before it are done, so a program that writes one line and waits for its answer
     /// is answered. Input is read on a thread of its own, at most `window` lines ahead of the output
     /// (back-pressure: the reader waits), so memory stays flat however long the input is.
+    ///
+    /// With `--threads N`, at most N inks are recognized at once (the others wait for a turn, in input
+    /// order), so that N cores are busy; the reader stays at most `4 × N` lines ahead.
     func runBatch(_ path: String, _ recognizer: DigitalInkRecognizer) async throws {
         let reader = try batchReader(path)
-        let window = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let parallel = threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let window = 4 * parallel
+        let turns = threads.map(BatchTurns.init(count:))
         let slots = DispatchSemaphore(value: window)
         // The reader thread only splits lines; each line is parsed in the task that recognizes it, so
         // that the parsing runs on all cores too.
@@ -247,6 +280,8 @@ struct Recognize: AsyncParsableCommand {
         }
         for await line in entries {
             answerInput.yield(Task { () async -> String? in
+                await turns?.take()
+                defer { turns?.give() }
                 guard let entry = line.entry() else { return nil }  // a blank line that is skipped
                 return await self.answer(entry, recognizer)
             })
@@ -268,10 +303,10 @@ struct Recognize: AsyncParsableCommand {
             do {
                 if page {
                     let r = try await recognizer.recognizePage(doc.ink, context: context(for: doc))
-                    o.merge(RecognitionJSON.page(r)) { old, _ in old }
+                    o.merge(RecognitionJSON.page(shown(r))) { old, _ in old }
                 } else {
                     let r = try await recognizer.recognize(doc.ink, context: context(for: doc))
-                    o.merge(RecognitionJSON.result(r)) { old, _ in old }
+                    o.merge(RecognitionJSON.result(shown(r))) { old, _ in old }
                 }
             } catch {
                 o["error"] = "\(error)"
@@ -297,5 +332,45 @@ struct VocabularyFile {
         guard let text = String(data: data, encoding: .utf8) else { throw ValidationError("\(path): not UTF-8 text") }
         entries = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if entries.isEmpty { throw ValidationError("\(path): no entries") }
+    }
+}
+
+/// At most `count` batch lines recognized at once (`inkrec recognize --batch --threads N`): a line's task
+/// takes a turn before it parses and recognizes its ink and gives it back after; waiting tasks get their
+/// turns in the order they asked.
+final class BatchTurns: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var head = 0
+
+    init(count: Int) { free = count }
+
+    func take() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if free > 0 {
+                free -= 1
+                lock.unlock()
+                c.resume()
+            } else {
+                waiting.append(c)
+                lock.unlock()
+            }
+        }
+    }
+
+    func give() {
+        lock.lock()
+        if head < waiting.count {
+            let next = waiting[head]
+            head += 1
+            if head == waiting.count { waiting.removeAll(keepingCapacity: true); head = 0 }
+            lock.unlock()
+            next.resume()  // the turn passes straight on
+        } else {
+            free += 1
+            lock.unlock()
+        }
     }
 }

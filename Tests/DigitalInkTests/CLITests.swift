@@ -230,6 +230,45 @@ struct CLITests {
         #expect(Set(answers).count == 1)
     }
 
+    @Test("batch with --threads 1 and --no-segments: the same texts and scores, in order, without characters and words")
+    func batchThreadsAndNoSegments() async throws {
+        var lines: [String] = []
+        for (i, name) in ["hello.json", "there.json", "digits.json", "argument.json"].enumerated() {
+            var d = try sample(name)
+            for k in 0..<6 {
+                d.id = "ink-\(i)-\(k)"
+                lines.append(String(decoding: try d.jsonData(), as: UTF8.self))
+            }
+        }
+        lines.insert("not json", at: 7)
+        let input = Data((lines.joined(separator: "\n") + "\n").utf8)
+        let plain = try await CLI.run(["recognize", "--batch", "-", "--storage", storage], stdin: input)
+        let limited = try await CLI.run(["recognize", "--batch", "-", "--storage", storage, "--threads", "1", "--no-segments"], stdin: input)
+        #expect(plain.status == 0 && limited.status == 0, "\(plain.stderr) \(limited.stderr)")
+        func objects(_ r: InkRecRun) -> [[String: Any]] {
+            r.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        }
+        let (a, b) = (objects(plain), objects(limited))
+        try #require(a.count == lines.count && b.count == lines.count)
+        for (x, y) in zip(a, b) {
+            #expect(x["id"] as? String == y["id"] as? String && x["line"] as? Int == y["line"] as? Int)
+            #expect((x["error"] as? String) == (y["error"] as? String))
+            let cx = x["candidates"] as? [[String: Any]] ?? [], cy = y["candidates"] as? [[String: Any]] ?? []
+            #expect(cx.map { "\($0["text"]!) \($0["score"]!) \($0["confidence"] ?? "-")" } == cy.map { "\($0["text"]!) \($0["score"]!) \($0["confidence"] ?? "-")" })
+            #expect(cx.allSatisfy { $0["characters"] != nil && $0["words"] != nil })
+            #expect(cy.allSatisfy { $0["characters"] == nil && $0["words"] == nil })
+        }
+        #expect(b[7]["error"] is String)
+        let file = try CLI.temporaryDirectory().appendingPathComponent("threads.jsonl")
+        try input.write(to: file)
+        for bad in [["--threads", "0"], ["--threads", "257"]] {  // refused before reading (no stdin: no SIGPIPE here)
+            let r = try await CLI.run(["recognize", "--batch", file.path, "--storage", storage] + bad)
+            #expect(r.status != 0 && r.stderr.contains("--threads must be in 1...256"), "\(r.stderr)")
+        }
+        let single = try await CLI.run(["recognize", "--threads", "2", "--storage", storage, "Samples/hello.json"])
+        #expect(single.status != 0 && single.stderr.contains("--threads applies to --batch"), "\(single.stderr)")
+    }
+
     @Test("batch from standard input")
     func batchStdin() async throws {
         let doc = try sample("digits.json")
