@@ -146,8 +146,9 @@ def recognize(df, *, language: Optional[str] = "en-US", ink_column: str = "ink",
 
     settings = dict(language=language, page=page, max_results=max_results, model_directory=model_directory,
                     repository=repository, storage=storage, extra_args=list(extra_args))
-    schema = StructType(df.schema.fields).simpleString()[len("struct<"):-1]
-    out_schema = (schema + ", " if schema else "") + result_ddl(page, keep_json)
+    # The input's fields as they are (any column name) and the result's, parsed from their DDL.
+    from pyspark.sql.types import _parse_datatype_string
+    out_schema = StructType(list(df.schema.fields) + list(_parse_datatype_string(result_ddl(page, keep_json)).fields))
 
     read_from = INK_JSON if ink is not None else ink_column  # (a Column cannot travel to the workers)
 

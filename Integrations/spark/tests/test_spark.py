@@ -85,7 +85,9 @@ def reference(inks, storage):
 
 
 def frame(spark, items, partitions=6):
-    return spark.createDataFrame(items, "id string, ink string").repartition(partitions)
+    """The inks with their ids, and a column whose name is no identifier, passed through as it is."""
+    rows = [(i, line, len(line)) for i, line in items]
+    return spark.createDataFrame(rows, "id string, ink string, `ink size (bytes)` int").repartition(partitions)
 
 
 def check_equal(rows, reference):
@@ -105,6 +107,7 @@ def test_local2_equals_inkrec_batch_id_for_id(spark, inks, reference, storage):
     items, _ = inks
     rows = recognize(frame(spark, items), language="en-US", inkrec=INKREC, storage=storage).collect()
     check_equal(rows, reference)
+    assert all(r["ink size (bytes)"] == len(r["ink"]) for r in rows)
     errors = [r for r in rows if r["error"]]
     assert len(errors) >= N // 250 * 5 // 7  # the malformed inks are error rows, not a failed job
     assert all(not r["error"].startswith("<stdin>") for r in errors)  # no position within a task's stream
