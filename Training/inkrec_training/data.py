@@ -35,7 +35,7 @@ def load(kind: str, data_dir: str = DEFAULT_DATA, limit: Optional[int] = None,
          max_label: int = 80, max_points: int = 4000) -> list[Item]:
     """The usable items of ``{data_dir}/unipen/{kind}.jsonl.gz``, or of ``{kind}.inkpack.xz`` there when the
     JSON Lines file is absent (``inkpack``: the same items, for a machine the data does not travel to)."""
-    path = os.path.join(data_dir, "unipen", f"{kind}.jsonl.gz")
+    path = jsonl_path(kind, data_dir)
     if os.path.exists(path) or not os.path.exists(packed_path(kind, data_dir)):
         records = inkpack.records_of_jsonl(path)
         points = lambda s: [p[:2] for p in s]  # noqa: E731
@@ -61,8 +61,12 @@ def load(kind: str, data_dir: str = DEFAULT_DATA, limit: Optional[int] = None,
 def available(kind: str, data_dir: str = DEFAULT_DATA) -> bool:
     """Whether ``load(kind, data_dir)`` has a file to read: ``unipen/{kind}.jsonl.gz`` or its packed form.
     A clone of the repository alone has neither (the data lies in ``../shared/data`` or ``$INKREC_DATA``)."""
-    return (os.path.exists(os.path.join(data_dir, "unipen", f"{kind}.jsonl.gz"))
-            or os.path.exists(packed_path(kind, data_dir)))
+    return os.path.exists(jsonl_path(kind, data_dir)) or os.path.exists(packed_path(kind, data_dir))
+
+
+def jsonl_path(kind: str, data_dir: str = DEFAULT_DATA) -> str:
+    """Where ``load`` looks for ``kind`` first (the JSON Lines file of the shared data)."""
+    return os.path.join(data_dir, "unipen", f"{kind}.jsonl.gz")
 
 
 def packed_path(kind: str, data_dir: str = DEFAULT_DATA) -> str:

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from typing import Iterable, Optional, Sequence
+from typing import Optional, Sequence
 
 #: Lines sent one at a time after two deaths without progress, before streaming again.
 ISOLATION_LINES = 256
@@ -45,7 +45,6 @@ class InkrecProcess:
         self.env = env
         self.log = log or sys.stderr
         self.restarts = 0
-        self.deaths_on_one_ink = 0
         self._proc: Optional[subprocess.Popen] = None
         self._stderr_tail: deque = deque(maxlen=20)
 

@@ -7,18 +7,23 @@ from typing import Any, Optional
 CANDIDATE_DDL = "struct<text:string,score:double,confidence:double>"
 
 
+#: Every column ``recognize`` may add, in order, with its Spark type.
+_RESULT_FIELDS = (("text", "string"), ("confidence", "double"), ("candidates", f"array<{CANDIDATE_DDL}>"),
+                  ("lines", f"array<struct<text:string,strokes:array<int>,candidates:array<{CANDIDATE_DDL}>>>"),
+                  ("error", "string"), ("inkrec_json", "string"))
+RESULT_COLUMNS = tuple(name for name, _ in _RESULT_FIELDS)
+
+
+def result_names(page: bool, keep_json: bool) -> list[str]:
+    """The columns added for these settings: ``lines`` only for pages, ``inkrec_json`` only with ``keep_json``."""
+    return [name for name in RESULT_COLUMNS
+            if (name != "lines" or page) and (name != "inkrec_json" or keep_json)]
+
+
 def result_ddl(page: bool, keep_json: bool) -> str:
     """The added columns, as a Spark DDL string (appended to the input's schema)."""
-    cols = ["text string", "confidence double", f"candidates array<{CANDIDATE_DDL}>"]
-    if page:
-        cols.append(f"lines array<struct<text:string,strokes:array<int>,candidates:array<{CANDIDATE_DDL}>>>")
-    cols.append("error string")
-    if keep_json:
-        cols.append("inkrec_json string")
-    return ", ".join(cols)
-
-
-RESULT_COLUMNS = ("text", "confidence", "candidates", "lines", "error", "inkrec_json")
+    types = dict(_RESULT_FIELDS)
+    return ", ".join(f"{name} {types[name]}" for name in result_names(page, keep_json))
 
 
 def _number(v: Any) -> Optional[float]:

@@ -13,7 +13,7 @@ from typing import Iterator, Optional, Sequence
 
 from .inks import ink_line
 from .process import InkrecProcess, find_inkrec
-from .results import RESULT_COLUMNS, columns, result_ddl
+from .results import RESULT_COLUMNS, columns, result_ddl, result_names
 
 INK_JSON = "__inkrec_ink"
 
@@ -69,12 +69,8 @@ def recognize_partition(frames: Iterator, *, command: list[str], page: bool, kee
                     row["inkrec_json"] = json.dumps(answer, separators=(",", ":"), ensure_ascii=False)
                 rows.append(row)
             out = frame.drop(columns=[INK_JSON]) if INK_JSON in frame.columns else frame
-            for name in RESULT_COLUMNS:
-                if rows and name in rows[0]:
-                    out[name] = [r[name] for r in rows]
-                elif not rows and (name in ("text", "confidence", "candidates", "error")
-                                   or (name == "lines" and page) or (name == "inkrec_json" and keep_json)):
-                    out[name] = []
+            for name in result_names(page, keep_json):
+                out[name] = [r[name] for r in rows]
             yield out
     finally:
         if own:
