@@ -20,7 +20,7 @@ test-swift:
 
 # The concurrency tests under ThreadSanitizer, in a build folder of their own (CI runs this after
 # `make test`).
-TSAN_FILTER = ConcurrencyStressTests|ModelManagerDownloadTests|ModelManagerLifecycleTests
+TSAN_FILTER = ConcurrencyStressTests|ModelManagerDownloadTests|ModelManagerLifecycleTests|PageCancellationTests
 # The HTTP server (Server/, a package of its own: the library never resolves Hummingbird).
 test-server:
 	@scripts/install-deps
@@ -45,7 +45,7 @@ test-relocation:
 
 test-python:
 	@scripts/install-deps --python
-	python3 -m pytest -q -rs Training/tests
+	python3 -m pytest -q -rs Training/tests scripts/tests
 
 # The NEON 8-bit kernels (kernels_int8.c on aarch64; no ARM machine here) against the portable ones,
 # cross-compiled with GCC and clang and run under qemu-user (Tests/KernelsARM/run.sh, a few seconds).

@@ -6,7 +6,11 @@ import Testing
 struct ComputeOptionsTests {
     @Test("tools map their environment onto options; the defaults are the fastest kernels and one BLAS thread")
     func environment() {
-        #expect(ComputeOptions(environment: [:]) == ComputeOptions())
+        #expect(ComputeOptions(environment: [:]) == ComputeOptions() && ComputeOptions.automatic == ComputeOptions())
+        #expect(ComputeOptions.portable.isPortable && !ComputeOptions.automatic.isPortable)
+        #expect(ComputeOptions(environment: ["DIGITALINK_KERNEL": "portable"]) == .portable)
+        #expect(ComputeOptions.portable.lstmKernel == .portable && ComputeOptions.portable.projection == .blas
+                && ComputeOptions.portable.int8Kernel == .portable)
         #expect(ComputeOptions().lstmKernel == _LSTMKernel.fastest && ComputeOptions().projection == _ProjectionKernel.fastest)
         let portable = ComputeOptions(environment: ["DIGITALINK_KERNEL": "portable"])
         #expect(portable.recurrentKernel == .portable && portable.projectionKernel == .blas)
@@ -20,7 +24,7 @@ struct ComputeOptionsTests {
         let ink = try sample("line.json").ink
         var options = DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory)
         let fast = try await DigitalInkRecognizer(options: options).recognize(ink)
-        options.compute = ComputeOptions(recurrentKernel: .portable, projectionKernel: .blas)
+        options.compute = .portable
         let portable = try await DigitalInkRecognizer(options: options).recognize(ink)
         #expect(fast.best?.text == portable.best?.text)
         // The 8-bit network's log-probabilities agree within 2e-3 a frame between the kernels (NetworkGoldenTests:

@@ -180,6 +180,57 @@ struct ModelManagerLifecycleTests {
         #expect(manager.downloadedModels() == [shapes])
     }
 
+    @Test("a bundled or directory repository is read in place: checked once, nothing copied, never written")
+    func localRepositoryIsReadInPlace() async throws {
+        let fixture = try ModelTestFixture()
+        fixture.server.stop()
+        let repository = fixture.repositoryDirectory.standardizedFileURL
+        let manager = fixture.manager(repository: .directory(repository))
+        #expect(ModelRepository.directory(repository).readsInPlace && ModelRepository.embedded.readsInPlace)
+        #expect(!ModelRepository.remote(repository).readsInPlace)
+        let before = try Self.snapshot(repository)
+
+        try await manager.download(fixture.model, conditions: ModelTestFixture.conditions()).wait()
+        let directory = try manager.modelDirectory(for: fixture.model)
+        #expect(directory.standardizedFileURL.path.hasPrefix(repository.path + "/"), "\(directory.path)")
+        #expect(fixture.blobs().isEmpty)  // no copy in the store
+        #expect(manager.installedModel(fixture.model)?.modelDirectory.standardizedFileURL == directory.standardizedFileURL)
+        // (RecognizerTests recognize with models read in place from the shipped repository.)
+
+        // Downloading again, and deleting, leave the repository as it was.
+        try await manager.download(fixture.model, conditions: ModelTestFixture.conditions()).wait()
+        try await manager.deleteDownloadedModel(fixture.model)
+        #expect(!manager.isModelDownloaded(fixture.model))
+        #expect(try Self.snapshot(repository) == before)
+
+        // A repository file whose bytes differ from the manifest's digest is refused, nothing installed.
+        let lm = repository.appendingPathComponent("en-US/lm.bin")
+        var bytes = try Data(contentsOf: lm)
+        bytes[0] ^= 0xFF
+        try bytes.write(to: lm)
+        let outcome = try await outcome(of: manager.download(fixture.model, conditions: ModelTestFixture.conditions()))
+        guard case .checksumMismatch(let file, _, _) = outcome.failure else {
+            Issue.record("expected checksumMismatch, got \(outcome)")
+            return
+        }
+        #expect(file == "en-US/lm.bin")
+        #expect(!manager.isModelDownloaded(fixture.model))
+    }
+
+    /// Every file under `directory` with its bytes.
+    static func snapshot(_ directory: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: directory.path)
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let url = directory.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
     @Test func aSecondManagerSeesInstalledModels() async throws {
         let fixture = try ModelTestFixture()
         try await fixture.manager().download(fixture.model, conditions: ModelTestFixture.conditions()).wait()

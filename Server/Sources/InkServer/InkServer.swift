@@ -73,13 +73,13 @@ public enum InkServer {
             }
             if let inkID = request.document.id { answer["id"] = inkID }
             return json(answer)
-        } catch {
+        } catch let error as DigitalInkError {
             switch error {
             case .invalidOption(let name, _): throw ServerError(.badRequest, "\(error)", field: name)
             case .invalidInk: throw ServerError(.badRequest, "\(error)", field: "strokes")
             default: throw ServerError(.internalServerError, "\(error)")
             }
-        }
+        }  // CancellationError (the request's task was cancelled: the client left) goes up as it is
     }
 
     static func json(_ object: [String: Any], status: HTTPResponse.Status = .ok) -> Response {

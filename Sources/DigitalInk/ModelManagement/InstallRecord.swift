@@ -13,13 +13,16 @@ struct InstallRecord: Sendable, Hashable, Codable {
     var kind: ModelManifest.Kind
     var network: String?
     var license: String
-    /// The version directory under `<storage>/models/<identifier>/`.
+    /// The version directory under `<storage>/models/<identifier>/` (empty for a model read in place).
     var directory: String
     /// The files, as the manifest listed them.
     var files: [ModelManifest.File]
     var installedAt: Date
     /// Where the model came from, for diagnostics.
     var repository: String
+    /// For a model read in place from a local repository (the app's bundle, a directory): the
+    /// repository's directory, where the files are read; nil for a model copied into the store.
+    var location: String? = nil
 
     /// The manifest path of config.json.
     var configPath: String? { files.first { $0.fileName == "config.json" }?.path }

@@ -68,6 +68,9 @@ extension ModelManager {
         let lock = try await StoreLock.acquire(root: storageDirectory)
         defer { withExtendedLifetime(lock) {} }
         if let installed = alreadyInstalled() { return finished(installed) }
+        if repository.readsInPlace {
+            return finished(try installInPlace(entry, files: files, operation: operation, progress: progress))
+        }
 
         pin(files)
         defer { unpin(files) }
@@ -128,6 +131,46 @@ extension ModelManager {
 
         progress.phase = .installed
         operation.publish(progress)
+        guard let installed = installedModel(from: record) else {
+            throw .modelCorrupt(file: store.recordURL(identifier).path, reason: "the install record names no config.json")
+        }
+        return installed
+    }
+
+    /// Installs a model of a local repository (``ModelRepository/readsInPlace``) without copying it:
+    /// every file is read once and checked for size and SHA-256 where it is, then the record names
+    /// the repository's directory. Nothing is written to the repository; copies an earlier version
+    /// left in the store are removed.
+    func installInPlace(_ entry: ModelManifest.Model, files: [ModelManifest.File], operation: InstallOperation,
+                        progress: ModelDownloadProgress) throws(DigitalInkError) -> InstalledModel {
+        var progress = progress
+        progress.phase = .verifying
+        for file in files {
+            try checkCancellation()
+            progress.currentFile = file.path
+            operation.publish(progress)
+            let url = repository.url(forPath: file.path)
+            guard ModelStore.fileSizeOfItem(url) != nil else {
+                throw .downloadFailed(url: url.path, status: nil, reason: "the repository has no such file")
+            }
+            let digest = try FileDigest(of: url)
+            guard digest.size == file.size, digest.sha256 == file.sha256 else {
+                throw .checksumMismatch(file: file.path, expected: "\(file.size) bytes with sha256 \(file.sha256)",
+                                        actual: "\(digest.size) bytes with sha256 \(digest.sha256)")
+            }
+            progress.completedBytes += file.size
+            progress.completedFiles += 1
+        }
+        try checkCancellation()
+        let identifier = entry.identifier
+        let record = InstallRecord(
+            identifier: identifier, version: entry.version, kind: entry.kind, network: entry.network,
+            license: entry.license, directory: "", files: entry.files, installedAt: Date(),
+            repository: repository.description, location: repository.baseURL.standardizedFileURL.path)
+        try store.prepare()
+        try store.write(record)  // the commit point
+        store.removeOtherInstallDirectories(identifier, keeping: nil)
+        collectGarbage(includingPartials: false)
         guard let installed = installedModel(from: record) else {
             throw .modelCorrupt(file: store.recordURL(identifier).path, reason: "the install record names no config.json")
         }

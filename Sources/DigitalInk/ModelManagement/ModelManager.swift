@@ -8,7 +8,9 @@ import FoundationNetworking
 ///
 /// Models come from a ``ModelRepository`` (by default the models an app bundles in `Models/` of
 /// its main bundle; or `DigitalInkModels.repository`, a directory, or an HTTP(S) server) and are
-/// installed in a storage directory that the app controls.
+/// installed in a storage directory that the app controls. Models of a bundled or directory
+/// repository are read where they are (``ModelRepository/readsInPlace``): installing one checks its
+/// files once and copies nothing, so a bundled model takes its disk space once.
 ///
 /// ```swift
 /// let manager = ModelManager.shared

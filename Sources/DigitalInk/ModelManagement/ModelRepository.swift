@@ -52,6 +52,21 @@ public enum ModelRepository: Sendable, Hashable, CustomStringConvertible {
     /// or a `file:` URL given to ``remote(_:)``).
     public var isLocal: Bool { baseURL.isFileURL }
 
+    /// True for ``embedded`` and ``directory(_:)``: ``ModelManager`` reads their models where they
+    /// are (read-only) instead of copying them into its storage directory, so a bundled model takes
+    /// its disk space once. Installing one checks every file's size and SHA-256 once; the install
+    /// record then names the repository's directory. A `file:` URL given to ``remote(_:)`` is
+    /// copied, as from a server.
+    ///
+    /// When the repository moves (an app update moves its bundle), a model read from it counts as
+    /// not downloaded until ``ModelManager/download(_:conditions:)`` has checked it in the new place.
+    public var readsInPlace: Bool {
+        switch self {
+        case .embedded, .directory: return true
+        case .remote: return false
+        }
+    }
+
     /// The URL of `manifest.json`.
     public var manifestURL: URL { url(forPath: ModelManifest.fileName) }
 

@@ -41,7 +41,7 @@ extension ModelStore {
     /// left as it was.
     func relinkInstalledCopies(of file: ModelManifest.File) {
         let blob = blobURL(file.sha256)
-        for record in allRecords() {
+        for record in allRecords() where record.location == nil {  // never write into a repository
             let base = installURL(record)
             for entry in record.files where entry.sha256 == file.sha256 {
                 let destination = fileURL(entry.path, under: base)

@@ -99,8 +99,11 @@ struct ModelStore: Sendable {
         modelsDirectory.appendingPathComponent(identifier.languageTag, isDirectory: true)
     }
 
+    /// Where the record's files are: its version directory in the store, or the local repository
+    /// it is read from in place.
     func installURL(_ record: InstallRecord) -> URL {
-        modelRoot(record.identifier).appendingPathComponent(record.directory, isDirectory: true)
+        if let location = record.location { return URL(fileURLWithPath: location, isDirectory: true) }
+        return modelRoot(record.identifier).appendingPathComponent(record.directory, isDirectory: true)
     }
 
     /// The directory holding the record's config.json.

@@ -1,14 +1,34 @@
-/// How a recognizer computes: which kernels run the network and how many threads BLAS uses.
+/// How a recognizer computes, said by intent: ``automatic`` (the default) or ``portable``, and how
+/// many threads BLAS may use.
 ///
-/// The defaults are what an app wants: the fastest kernels this CPU runs, and BLAS on one thread so
-/// that one recognition uses one core and concurrent recognitions scale over cores. The other
-/// choices exist to compare kernels (the benchmarks do) or to rule the fast ones out.
+/// ``automatic`` is what an app wants: the fastest kernels this CPU runs (AVX-512 VNNI, AVX2, NEON,
+/// chosen at load time) and BLAS on one thread, so that one recognition uses one core and concurrent
+/// recognitions scale over cores. ``portable`` runs only BLAS and portable C/Swift code, the same on
+/// every CPU: to rule the fast kernels out, or to compare with them. Both give the same text (the
+/// 8-bit kernels give the same integer sums; float paths differ in the last bits).
 ///
 /// ```swift
 /// var options = DigitalInkRecognizerOptions(model: model)
-/// options.compute.recurrentKernel = .portable   // BLAS and Swift SIMD only
+/// options.compute = .portable
 /// ```
+///
+/// The choice of each instruction set is the engine's (`@_spi(Engine)`: `recurrentKernel` and
+/// `projectionKernel`), for benchmarks and tests.
 public struct ComputeOptions: Sendable, Hashable, Codable {
+    /// The fastest kernels this CPU runs, BLAS on one thread: the default.
+    public static var automatic: ComputeOptions { ComputeOptions() }
+
+    /// BLAS and portable code only, the same on every CPU; BLAS on one thread.
+    public static var portable: ComputeOptions { ComputeOptions(recurrentKernel: .portable, projectionKernel: .blas) }
+
+    /// True when these options run only portable code (``portable``, whatever ``blasThreads`` is).
+    public var isPortable: Bool { recurrentKernel == .portable && projectionKernel == .blas }
+
+    /// The fastest kernels this CPU runs, with `blasThreads` BLAS threads (see ``blasThreads``).
+    public init(blasThreads: Int = 1) {
+        self.blasThreads = blasThreads
+    }
+
     /// The LSTM's recurrent step.
     ///
     /// For models with 8-bit weights (network precision `int8`) the choice covers all of the
@@ -17,7 +37,7 @@ public struct ComputeOptions: Sendable, Hashable, Codable {
     /// portable ones; ``avx2`` and ``avx2F16`` run the AVX2 + FMA 8-bit kernels (so a CPU with VNNI can
     /// run the path of CPUs without it; where the CPU lacks AVX2, the next one it runs: NEON on arm64,
     /// else portable); ``portable`` the portable C ones. All give the same integer sums.
-    public enum RecurrentKernel: String, Sendable, Hashable, Codable, CaseIterable {
+    @_spi(Engine) public enum RecurrentKernel: String, Sendable, Hashable, Codable, CaseIterable {
         /// The fastest this CPU runs: `avx2F16` for models that store 16-bit recurrent weights, then
         /// `avx2`, then `portable` (8-bit models: AVX-512 VNNI, then AVX2, then NEON, then portable).
         case fastest
@@ -32,7 +52,7 @@ public struct ComputeOptions: Sendable, Hashable, Codable {
     }
 
     /// The LSTM's input projections and the CTC head.
-    public enum ProjectionKernel: String, Sendable, Hashable, Codable, CaseIterable {
+    @_spi(Engine) public enum ProjectionKernel: String, Sendable, Hashable, Codable, CaseIterable {
         /// `avx512` where the CPU has AVX-512F, else `blas`.
         case fastest
         /// BLAS `sgemm`.
@@ -43,16 +63,20 @@ public struct ComputeOptions: Sendable, Hashable, Codable {
 
     /// The recurrent kernel; a kernel this CPU cannot run falls back to the next one
     /// (`avx2F16`, `avx2`, `portable`). Default ``RecurrentKernel/fastest``.
-    public var recurrentKernel: RecurrentKernel = .fastest
+    @_spi(Engine) public var recurrentKernel: RecurrentKernel = .fastest
     /// The projection kernel; one this CPU cannot run falls back to `blas`. Default
     /// ``ProjectionKernel/fastest``.
-    public var projectionKernel: ProjectionKernel = .fastest
-    /// Threads OpenBLAS may use, 1...64. Default 1. OpenBLAS has one setting per process: the
-    /// value of the most recently loaded model applies to all. Accelerate (Apple platforms)
-    /// ignores it.
+    @_spi(Engine) public var projectionKernel: ProjectionKernel = .fastest
+    /// Threads OpenBLAS may use, 1...64. Default 1.
+    ///
+    /// **Per process, not per recognizer:** OpenBLAS has one thread setting for the whole process,
+    /// and each model load sets it, so the value of the most recently loaded model applies to every
+    /// recognizer. More than 1 helps only a single long recognition on an otherwise idle machine;
+    /// concurrent recognitions already use one core each. Accelerate (Apple platforms) ignores it.
     public var blasThreads: Int = 1
 
-    public init(recurrentKernel: RecurrentKernel = .fastest, projectionKernel: ProjectionKernel = .fastest, blasThreads: Int = 1) {
+    /// Options naming each kernel (engine SPI: benchmarks and tests).
+    @_spi(Engine) public init(recurrentKernel: RecurrentKernel, projectionKernel: ProjectionKernel, blasThreads: Int = 1) {
         self.recurrentKernel = recurrentKernel
         self.projectionKernel = projectionKernel
         self.blasThreads = blasThreads

@@ -34,7 +34,8 @@ final class _ComputePool: @unchecked Sendable {
     }
 
     /// Runs `work` on one of the pool's threads and returns its result. The caller's task is
-    /// suspended (not blocked) until then.
+    /// suspended (not blocked) until then. Not cancellable: for work shared by several callers
+    /// (a model's load), which one caller's cancellation must not stop.
     func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             submit {
@@ -43,6 +44,40 @@ final class _ComputePool: @unchecked Sendable {
         }
         return try result.get()
     }
+
+    /// Runs `work` on one of the pool's threads, as ``run(_:)``, unless the calling task is cancelled
+    /// first: cancelled before `work` starts (or while it waits in the queue), `work` never runs and
+    /// this throws `CancellationError` at once; `work` already running finishes (it has no
+    /// suspension point to stop at) and its result is returned.
+    func runCancellable<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws -> T {
+        try Task.checkCancellation()
+        let ticket = _Ticket()
+        let result: Result<T, any Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
+                guard ticket.arm(onCancel: { continuation.resume(returning: .failure(CancellationError())) }) else {
+                    return continuation.resume(returning: .failure(CancellationError()))
+                }
+                submit { [self] in
+                    guard ticket.start() else { return }  // cancelled while queued: already answered
+                    counters.withLock { $0.started += 1; $0.running += 1 }
+                    let r = Result<T, any Error> { () throws(E) -> T in try work() }
+                    counters.withLock { $0.running -= 1 }
+                    continuation.resume(returning: r)
+                }
+            }
+        } onCancel: {
+            ticket.cancel()
+        }
+        return try result.get()
+    }
+
+    /// How many cancellable work items have started, and how many are running now (for tests that
+    /// check that cancelled work stops).
+    var activity: (started: Int, running: Int) {
+        counters.withLock { ($0.started, $0.running) }
+    }
+
+    private let counters = LockedState((started: 0, running: 0))
 
     private func submit(_ item: @escaping @Sendable () -> Void) {
         condition.lock()
@@ -67,5 +102,47 @@ final class _ComputePool: @unchecked Sendable {
             condition.unlock()
             item()
         }
+    }
+}
+
+/// One cancellable work item's state: waiting, started, or cancelled before it started (then its
+/// caller has been answered and the item is skipped when a thread reaches it).
+final class _Ticket: Sendable {
+    private struct State {
+        var started = false
+        var cancelled = false
+        var onCancel: (@Sendable () -> Void)?
+    }
+    private let state = LockedState(State())
+
+    /// Registers what answers the caller on cancellation; false if the ticket was cancelled already
+    /// (the caller answers itself, and nothing is submitted).
+    func arm(onCancel: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock {
+            if $0.cancelled { return false }
+            $0.onCancel = onCancel
+            return true
+        }
+    }
+
+    /// Called by the thread that reaches the item: true if it may run (it was not cancelled).
+    func start() -> Bool {
+        state.withLock {
+            if $0.cancelled { return false }
+            $0.started = true
+            $0.onCancel = nil
+            return true
+        }
+    }
+
+    /// Cancels the item unless it has started; answers its caller at once if it was waiting.
+    func cancel() {
+        let handler: (@Sendable () -> Void)? = state.withLock { s in
+            guard !s.started, !s.cancelled else { return nil }
+            s.cancelled = true
+            defer { s.onCancel = nil }
+            return s.onCancel
+        }
+        handler?()
     }
 }

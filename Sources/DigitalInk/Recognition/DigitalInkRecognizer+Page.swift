@@ -14,84 +14,46 @@ extension DigitalInkRecognizer {
     /// text and none, and a candidate's score weighs its two scores by the prior
     /// ``DecoderSettings/lineContinuation`` (the model's, else 0.5; `1` reads after the line above only).
     ///
-    /// Lines run through the network concurrently (one per core); the decoding, which needs the line
-    /// above, runs in order. The result is the same as recognizing the lines one after the other.
+    /// Lines run through the network concurrently (one per core, a few lines ahead); the decoding,
+    /// which needs the line above, runs in order. The result is the same as recognizing the lines one
+    /// after the other. ``recognizePageLines(_:context:)`` gives each line as soon as it is read.
+    ///
+    /// Cancelling the calling task stops the page within one line's time: no further line starts,
+    /// and this throws `CancellationError` once the lines being computed have finished.
     ///
     /// - Throws: what ``recognize(_:context:)`` throws for any line, ``DigitalInkError/InkIssue/tooManyLines(limit:)``
-    ///   for a page of more than 200 lines, and ``DigitalInkError/invalidOption(name:reason:)`` for
-    ///   a model that does not read text (the shapes model reads one whole ink).
+    ///   for a page of more than 200 lines, ``DigitalInkError/invalidOption(name:reason:)`` for
+    ///   a model that does not read text (the shapes model reads one whole ink), and `CancellationError`.
     /// - Complexity: O(n log n + n · L) to find L lines in n strokes, then linear in the ink's length.
-    public func recognizePage(_ ink: Ink, context: RecognitionContext = RecognitionContext()) async throws(DigitalInkError) -> PageRecognitionResult {
-        try options.validate()
-        try ink.validate(timestamps: options.timestampValidation)
-        let model = try await loadedModel()
-        guard model.configuration.modelKind == .text else {
-            throw .invalidOption(name: "recognizePage", reason: "the model reads whole inks, not pages of text")
-        }
-        let options = self.options
-        let pool = _ComputePool.shared
-        let lines = try await pool.run { () throws(DigitalInkError) in try LineSegmenter().lines(of: ink) }
-        let inks = lines.map { line in Ink(strokes: line.strokes.map { ink.strokes[$0] }) }
+    public func recognizePage(_ ink: Ink, context: RecognitionContext = RecognitionContext()) async throws -> PageRecognitionResult {
+        PageRecognitionResult(lines: try await readPage(ink, context: context) { _ in })
+    }
 
-        // The network for every line (and its views), concurrently (each on a compute thread). The views
-        // are read here for every line, also one whose decoder will not use them (its best candidates
-        // far apart), since which those are is known only when the line above has been decoded.
-        typealias Output = (FeatureMatrix, [FeatureExtractor.FrameOrigin]?, views: [FeatureMatrix])
-        var outputs = [Result<Output, DigitalInkError>?](repeating: nil, count: inks.count)
-        await withTaskGroup(of: (Int, Result<Output, DigitalInkError>).self) { group in
-            for (k, lineInk) in inks.enumerated() {
-                group.addTask {
-                    let r = await pool.run { () -> Result<Output, DigitalInkError> in
-                        Result { () throws(DigitalInkError) in
-                            let (output, origins) = try Self.networkOutput(lineInk, writingArea: nil, model: model)
-                            let views = output.rows == 0 ? []
-                                : try ViewRescorer.viewOutputs(lineInk, writingArea: nil, model: model, options: options)
-                            return (output, origins, views)
-                        }
-                    }
-                    return (k, r)
+    /// The lines of a page in reading order (top to bottom), each as soon as it is recognized: an app
+    /// can show a long page's first lines while the rest are read. The lines, and the errors, are
+    /// those of ``recognizePage(_:context:)``; the sequence ends after the last line, or throws.
+    ///
+    /// The page is read while the sequence is iterated: ending the iteration early (`break`) or
+    /// cancelling the iterating task stops the work, as cancelling ``recognizePage(_:context:)`` does.
+    ///
+    /// ```swift
+    /// for try await line in recognizer.recognizePageLines(page) {
+    ///     show(line.text, in: line.boundingBox)
+    /// }
+    /// ```
+    public func recognizePageLines(_ ink: Ink, context: RecognitionContext = RecognitionContext())
+        -> AsyncThrowingStream<PageRecognitionResult.Line, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    _ = try await self.readPage(ink, context: context) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
                 }
             }
-            for await (k, r) in group { outputs[k] = r }
+            continuation.onTermination = { _ in task.cancel() }
         }
-
-        // Decoding in order, each line's pre-context the line above.
-        var result: [PageRecognitionResult.Line] = []
-        var preContext = context.preContext
-        var hasLineAbove = false  // a line with text above this one: read it both ways
-        let separator = model.configuration.contextSeparator(options: options)
-        let continuation = model.configuration.lineContinuation(options: options)
-        for (k, line) in lines.enumerated() {
-            let (output, origins, views) = try outputs[k]!.get()
-            // The page's post-context follows its last line.
-            let postContext = k == lines.count - 1 ? context.postContext : ""
-            let contexts: [(context: RecognitionContext, prior: Float)] = !hasLineAbove
-                ? [(RecognitionContext(preContext: preContext, postContext: postContext), Float(1))]
-                : [(RecognitionContext(preContext: preContext, postContext: postContext), continuation),
-                   (RecognitionContext(preContext: "", postContext: postContext), 1 - continuation)]
-            let lineInk = inks[k]
-            let strokeIndices = line.strokes
-            let candidates: [DigitalInkRecognitionCandidate] = output.rows == 0 ? [] : try await pool.run {
-                () throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] in
-                // Segments in the page's stroke indices (the coordinates are the page's already).
-                let aligned = Self.align(try model.decoder.candidates(for: output, views: InkViews(outputs: views), eitherOf: contexts,
-                                                                      options: options),
-                                         output: output, origins: origins, ink: lineInk, model: model)
-                return aligned.map { (c: DigitalInkRecognitionCandidate) -> DigitalInkRecognitionCandidate in
-                    var c = c
-                    c.segments = c.segments?.mappingStrokes(strokeIndices)
-                    return c
-                }
-            }
-            let entry = PageRecognitionResult.Line(strokeIndices: line.strokes, boundingBox: BoundingBox(strokes: line.strokes, of: ink),
-                                                   candidates: candidates)
-            if !entry.text.isEmpty {
-                hasLineAbove = true
-                preContext = entry.text + separator
-            }
-            result.append(entry)
-        }
-        return PageRecognitionResult(lines: result)
     }
 
     /// Completion-handler form of ``recognizePage(_:context:)``. The handler runs on an arbitrary
@@ -99,11 +61,135 @@ extension DigitalInkRecognizer {
     public func recognizePage(_ ink: Ink, context: RecognitionContext = RecognitionContext(),
                               completion: @escaping @Sendable (Result<PageRecognitionResult, DigitalInkError>) -> Void) {
         Task {
-            do throws(DigitalInkError) {
+            do {
                 completion(.success(try await recognizePage(ink, context: context)))
             } catch {
-                completion(.failure(error))
+                completion(.failure(DigitalInkError(error)))
             }
         }
+    }
+
+    /// Reads the page line by line, handing each line to `ready` (in order) as it is decoded, and
+    /// returns them all.
+    ///
+    /// The page's flow: segmentation (``LineSegmenter``) → for each line, features, network and views
+    /// on the compute threads, at most ``lookahead`` lines beyond the one being decoded → decoding in
+    /// reading order, each line under the contexts the line above gives it → alignment, with the
+    /// segments in the page's stroke indices.
+    func readPage(_ ink: Ink, context: RecognitionContext,
+                  ready: (PageRecognitionResult.Line) -> Void) async throws -> [PageRecognitionResult.Line] {
+        try options.validate()
+        try ink.validate(timestamps: options.timestampValidation)
+        let model = try await loadedModel()
+        guard model.configuration.modelKind == .text else {
+            throw DigitalInkError.invalidOption(name: "recognizePage", reason: "the model reads whole inks, not pages of text")
+        }
+        let options = self.options
+        let pool = self.pool
+        let lines = try await pool.runCancellable { () throws(DigitalInkError) in try LineSegmenter().lines(of: ink) }
+        let inks = lines.map { line in Ink(strokes: line.strokes.map { ink.strokes[$0] }) }
+        let lookahead = 2 * pool.threadCount
+
+        var chain = LineContextChain(page: context, separator: model.configuration.contextSeparator(options: options),
+                                     continuation: model.configuration.lineContinuation(options: options))
+        var result: [PageRecognitionResult.Line] = []
+        try await withThrowingTaskGroup(of: (Int, Result<LineOutput, any Error>).self) { group in
+            // The network for a line (and its views), on a compute thread. The views are read for every
+            // line, also one whose decoder will not use them (its best candidates far apart), since
+            // which those are is known only when the line above has been decoded.
+            func start(_ k: Int) {
+                let lineInk = inks[k]
+                group.addTask {
+                    do {
+                        return (k, .success(try await pool.runCancellable { () throws(DigitalInkError) in
+                            try LineOutput(lineInk, model: model, options: options)
+                        }))
+                    } catch {
+                        return (k, .failure(error))
+                    }
+                }
+            }
+            for k in 0..<min(lookahead, inks.count) { start(k) }
+
+            var outputs: [Int: Result<LineOutput, any Error>] = [:]
+            for (k, line) in lines.enumerated() {
+                while outputs[k] == nil, let (j, output) = try await group.next() { outputs[j] = output }
+                let output = try outputs.removeValue(forKey: k)!.get()
+                try Task.checkCancellation()
+                if k + lookahead < inks.count { start(k + lookahead) }
+
+                let contexts = chain.contexts(isLast: k == lines.count - 1)
+                let lineInk = inks[k]
+                let strokeIndices = line.strokes
+                let candidates: [DigitalInkRecognitionCandidate] = output.network.rows == 0 ? [] : try await pool.runCancellable {
+                    () throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] in
+                    // Segments in the page's stroke indices (the coordinates are the page's already).
+                    let aligned = Self.align(try model.decoder.candidates(for: output.network, views: InkViews(outputs: output.views),
+                                                                          eitherOf: contexts, options: options),
+                                             output: output.network, origins: output.origins, ink: lineInk, model: model)
+                    return aligned.map { (c: DigitalInkRecognitionCandidate) -> DigitalInkRecognitionCandidate in
+                        var c = c
+                        c.segments = c.segments?.mappingStrokes(strokeIndices)
+                        return c
+                    }
+                }
+                let entry = PageRecognitionResult.Line(strokeIndices: line.strokes, boundingBox: BoundingBox(strokes: line.strokes, of: ink),
+                                                       candidates: candidates)
+                chain.append(entry.text)
+                result.append(entry)
+                ready(entry)
+            }
+        }
+        return result
+    }
+}
+
+/// A page line's network output: log-probabilities, frame origins and the views' outputs (none for
+/// a line without points).
+struct LineOutput: Sendable {
+    var network: FeatureMatrix
+    var origins: [FeatureExtractor.FrameOrigin]?
+    var views: [FeatureMatrix]
+
+    init(_ ink: Ink, model: LoadedModel, options: DigitalInkRecognizerOptions) throws(DigitalInkError) {
+        (network, origins) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
+        views = network.rows == 0 ? [] : try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: options)
+    }
+}
+
+/// The contexts each line of a page is read under, from the text of the lines above it.
+///
+/// The first line (and any line with no text-bearing line above) is read after the page's
+/// pre-context; a line below one with text is read both after that line's text plus the separator
+/// (prior `continuation`) and afresh (prior `1 − continuation`). The page's post-context follows
+/// its last line only.
+struct LineContextChain: Sendable {
+    private var preContext: String
+    private var hasLineAbove = false
+    private let postContext: String
+    private let separator: String
+    private let continuation: Float
+
+    init(page: RecognitionContext, separator: String, continuation: Float) {
+        preContext = page.preContext
+        postContext = page.postContext
+        self.separator = separator
+        self.continuation = continuation
+    }
+
+    /// The contexts of the next line, with their priors.
+    func contexts(isLast: Bool) -> [(context: RecognitionContext, prior: Float)] {
+        let post = isLast ? postContext : ""
+        return !hasLineAbove
+            ? [(RecognitionContext(preContext: preContext, postContext: post), Float(1))]
+            : [(RecognitionContext(preContext: preContext, postContext: post), continuation),
+               (RecognitionContext(preContext: "", postContext: post), 1 - continuation)]
+    }
+
+    /// Records the text read on a line (an empty line leaves the chain as it is).
+    mutating func append(_ text: String) {
+        guard !text.isEmpty else { return }
+        hasLineAbove = true
+        preContext = text + separator
     }
 }

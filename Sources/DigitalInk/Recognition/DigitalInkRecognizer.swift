@@ -18,15 +18,24 @@ import Foundation
 public final class DigitalInkRecognizer: Sendable {
     public let options: DigitalInkRecognizerOptions
     private let loader: _ModelLoader
+    /// The threads recognitions run on (the process's shared pool; a test may give its own).
+    let pool: _ComputePool
 
     public init(options: DigitalInkRecognizerOptions) {
         self.options = options
         self.loader = _ModelLoader(source: options.source, compute: options.compute)
+        self.pool = .shared
     }
 
-    private init(options: DigitalInkRecognizerOptions, loader: _ModelLoader) {
+    /// A recognizer whose recognitions run on `pool` (tests that watch the pool's work).
+    convenience init(options: DigitalInkRecognizerOptions, pool: _ComputePool) {
+        self.init(options: options, loader: _ModelLoader(source: options.source, compute: options.compute), pool: pool)
+    }
+
+    private init(options: DigitalInkRecognizerOptions, loader: _ModelLoader, pool: _ComputePool) {
         self.options = options
         self.loader = loader
+        self.pool = pool
     }
 
     /// A recognizer that shares this one's model (loaded once, held in memory once) but recognizes
@@ -41,7 +50,7 @@ public final class DigitalInkRecognizer: Sendable {
         var options = self.options
         configure(&options)
         options.compute = self.options.compute  // (the model, `source`, cannot be changed from outside)
-        return DigitalInkRecognizer(options: options, loader: loader)
+        return DigitalInkRecognizer(options: options, loader: loader, pool: pool)
     }
 
     /// Loads the model now instead of on the first recognition.
@@ -79,19 +88,24 @@ public final class DigitalInkRecognizer: Sendable {
         }
     }
 
-    /// Recognizes `ink`. Throws ``DigitalInkError/invalidInk(_:)`` for invalid ink or writing area
-    /// (including an ink too long for its size, ``DigitalInkError/InkIssue/tooLong(frames:limit:)``),
-    /// ``DigitalInkError/invalidOption(name:reason:)`` for options out of range, and model errors
-    /// (not downloaded, corrupt). An empty ink gives a result without candidates.
-    /// Complexity: linear in the ink's length (network and beam search per frame), bounded by the
-    /// frame limit.
-    public func recognize(_ ink: Ink, context: RecognitionContext = RecognitionContext()) async throws(DigitalInkError) -> DigitalInkRecognitionResult {
+    /// Recognizes `ink`.
+    ///
+    /// An empty ink gives a result without candidates.
+    ///
+    /// - Throws: ``DigitalInkError/invalidInk(_:)`` for invalid ink or writing area (including an ink
+    ///   too long for its size, ``DigitalInkError/InkIssue/tooLong(frames:limit:)``),
+    ///   ``DigitalInkError/invalidOption(name:reason:)`` for options out of range, model errors (not
+    ///   downloaded, corrupt), and `CancellationError` when the calling task is cancelled before the
+    ///   recognition starts on a compute thread (one that has started finishes: it takes one ink's time).
+    /// - Complexity: linear in the ink's length (network and beam search per frame), bounded by the
+    ///   frame limit.
+    public func recognize(_ ink: Ink, context: RecognitionContext = RecognitionContext()) async throws -> DigitalInkRecognitionResult {
         try options.validate()
         try ink.validate(timestamps: options.timestampValidation)
         try context.writingArea?.validate()
         let model = try await loader.model()
         let options = self.options
-        return try await _ComputePool.shared.run { () throws(DigitalInkError) in
+        return try await pool.runCancellable { () throws(DigitalInkError) in
             try Self.recognize(ink, context: context, model: model, options: options)
         }
     }
@@ -101,10 +115,10 @@ public final class DigitalInkRecognizer: Sendable {
     public func recognize(_ ink: Ink, context: RecognitionContext = RecognitionContext(),
                           completion: @escaping @Sendable (Result<DigitalInkRecognitionResult, DigitalInkError>) -> Void) {
         Task {
-            do throws(DigitalInkError) {
+            do {
                 completion(.success(try await recognize(ink, context: context)))
             } catch {
-                completion(.failure(error))
+                completion(.failure(DigitalInkError(error)))
             }
         }
     }

@@ -40,7 +40,7 @@ enum SharedNetworkFixture {
 
     /// Recognizes the test ink with `model` installed in `manager` (a new recognizer: the files are
     /// read now).
-    static func recognize(_ model: DigitalInkRecognitionModel, _ manager: ModelManager) async throws(DigitalInkError) -> DigitalInkRecognitionResult {
+    static func recognize(_ model: DigitalInkRecognitionModel, _ manager: ModelManager) async throws -> DigitalInkRecognitionResult {
         try await DigitalInkRecognizer(options: .init(model: model, modelManager: manager)).recognize(ink)
     }
 
