@@ -79,10 +79,4 @@ public enum DigitalInkError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The same text as ``description``: what went wrong and where (for `localizedDescription`).
     public var errorDescription: String? { description }
-
-    /// `error` as a DigitalInkError: itself, or ``cancelled`` for a `CancellationError` (for the
-    /// completion-handler forms, whose calls are never cancelled from outside).
-    init(_ error: any Error) {
-        self = error as? DigitalInkError ?? .cancelled
-    }
 }

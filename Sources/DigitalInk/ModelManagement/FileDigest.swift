@@ -43,6 +43,22 @@ struct FileDigest: Sendable, Hashable {
         sha256 = Self.hex(SHA256.hash(data: data))
     }
 
+    /// "N bytes with sha256 X", as errors and checks name a file's contents.
+    var summary: String { "\(size) bytes with sha256 \(sha256)" }
+
+    /// True when these are the contents the manifest lists for `file` (size and SHA-256).
+    func matches(_ file: ModelManifest.File) -> Bool {
+        size == file.size && sha256 == file.sha256
+    }
+
+    /// Throws ``DigitalInkError/checksumMismatch(file:expected:actual:)`` unless these are the
+    /// contents the manifest lists for `file`.
+    func verify(against file: ModelManifest.File) throws(DigitalInkError) {
+        guard matches(file) else {
+            throw .checksumMismatch(file: file.path, expected: "\(file.size) bytes with sha256 \(file.sha256)", actual: summary)
+        }
+    }
+
     static func hex(_ digest: SHA256.Digest) -> String {
         digest.map { byte in
             let s = String(byte, radix: 16)

@@ -153,11 +153,7 @@ extension ModelManager {
             guard ModelStore.fileSizeOfItem(url) != nil else {
                 throw .downloadFailed(url: url.path, status: nil, reason: "the repository has no such file")
             }
-            let digest = try FileDigest(of: url)
-            guard digest.size == file.size, digest.sha256 == file.sha256 else {
-                throw .checksumMismatch(file: file.path, expected: "\(file.size) bytes with sha256 \(file.sha256)",
-                                        actual: "\(digest.size) bytes with sha256 \(digest.sha256)")
-            }
+            try FileDigest(of: url).verify(against: file)
             progress.completedBytes += file.size
             progress.completedFiles += 1
         }
@@ -208,12 +204,7 @@ extension ModelManager {
                 progress.phase = .verifying
                 progress.completedBytes = base + size
                 operation.publish(progress)
-                let digest = try FileDigest(of: partial)
-                guard digest.size == file.size, digest.sha256 == file.sha256 else {
-                    throw DigitalInkError.checksumMismatch(
-                        file: file.path, expected: "\(file.size) bytes with sha256 \(file.sha256)",
-                        actual: "\(digest.size) bytes with sha256 \(digest.sha256)")
-                }
+                try FileDigest(of: partial).verify(against: file)
                 try store.commitBlob(file)
                 return
             } catch {

@@ -28,9 +28,7 @@ extension ModelStore {
         guard let size = fileSize(url) else { return .missing }
         guard size == file.size else { return .damaged(actual: "\(size) bytes") }
         guard let digest = try? FileDigest(of: url) else { return .damaged(actual: "unreadable") }
-        guard digest.size == file.size, digest.sha256 == file.sha256 else {
-            return .damaged(actual: "\(digest.size) bytes with sha256 \(digest.sha256)")
-        }
+        guard digest.matches(file) else { return .damaged(actual: digest.summary) }
         return .valid
     }
 

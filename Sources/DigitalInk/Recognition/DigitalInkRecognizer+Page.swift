@@ -60,20 +60,14 @@ extension DigitalInkRecognizer {
     /// thread.
     public func recognizePage(_ ink: Ink, context: RecognitionContext = RecognitionContext(),
                               completion: @escaping @Sendable (Result<PageRecognitionResult, DigitalInkError>) -> Void) {
-        Task {
-            do {
-                completion(.success(try await recognizePage(ink, context: context)))
-            } catch {
-                completion(.failure(DigitalInkError(error)))
-            }
-        }
+        Self.complete(completion) { try await self.recognizePage(ink, context: context) }
     }
 
     /// Reads the page line by line, handing each line to `ready` (in order) as it is decoded, and
     /// returns them all.
     ///
     /// The page's flow: segmentation (``LineSegmenter``) → for each line, features, network and views
-    /// on the compute threads, at most ``lookahead`` lines beyond the one being decoded → decoding in
+    /// on the compute threads, at most `lookahead` lines beyond the one being decoded → decoding in
     /// reading order, each line under the contexts the line above gives it → alignment, with the
     /// segments in the page's stroke indices.
     func readPage(_ ink: Ink, context: RecognitionContext,

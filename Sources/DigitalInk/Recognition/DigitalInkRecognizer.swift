@@ -78,14 +78,7 @@ public final class DigitalInkRecognizer: Sendable {
 
     /// Completion-handler form of ``load()``. The handler runs on an arbitrary thread.
     public func load(completion: @escaping @Sendable (Result<Void, DigitalInkError>) -> Void) {
-        Task {
-            do throws(DigitalInkError) {
-                try await load()
-                completion(.success(()))
-            } catch {
-                completion(.failure(error))
-            }
-        }
+        Self.complete(completion) { try await self.load() }
     }
 
     /// Recognizes `ink`.
@@ -114,11 +107,19 @@ public final class DigitalInkRecognizer: Sendable {
     /// arbitrary thread.
     public func recognize(_ ink: Ink, context: RecognitionContext = RecognitionContext(),
                           completion: @escaping @Sendable (Result<DigitalInkRecognitionResult, DigitalInkError>) -> Void) {
+        Self.complete(completion) { try await self.recognize(ink, context: context) }
+    }
+
+    /// Runs `body` in a task of its own and hands its outcome to `completion`: the
+    /// completion-handler forms. Their tasks are never cancelled from outside, so the only error
+    /// besides a DigitalInkError, `CancellationError`, becomes ``DigitalInkError/cancelled``.
+    static func complete<T: Sendable>(_ completion: @escaping @Sendable (Result<T, DigitalInkError>) -> Void,
+                                      _ body: @escaping @Sendable () async throws -> T) {
         Task {
             do {
-                completion(.success(try await recognize(ink, context: context)))
+                completion(.success(try await body()))
             } catch {
-                completion(.failure(DigitalInkError(error)))
+                completion(.failure(error as? DigitalInkError ?? .cancelled))
             }
         }
     }
