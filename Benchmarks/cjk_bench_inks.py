@@ -4,11 +4,11 @@
     python3 Benchmarks/cjk_bench_inks.py --language zh-Hans --chars 10 --count 20
         # writes Benchmarks/.build/inks/cjk-zh-Hans-line10.jsonl
 
-Like ``Training/make_cjk_inks.py`` (held-out generator writers, running text of the language's word list,
+Like ``python3 -m inkrec_training cjk data inks`` (held-out generator writers, running text of the language's word list,
 the same JSON Lines), but every line has exactly ``--chars`` characters: ``cjk.sample_line`` with
 ``min_chars = max_chars = --chars``. Writers from ``--writer-base`` (300,000 by default: neither
 trained on nor in the evaluation or tuning sets). Needs ``Training/work/cjk/`` (glyph cache and word
-lists, ``Training/train_cjk.py --prepare``).
+lists, ``python3 -m inkrec_training cjk data``).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TRAINING = os.path.join(os.path.dirname(HERE), "Training")
 sys.path.insert(0, TRAINING)
 from inkrec_training import cjk, cjk_glyphs  # noqa: E402
-from make_cjk_inks import WORK, ink_json  # noqa: E402
+from inkrec_training.families.cjk.inks import WORK, ink_json  # noqa: E402
 
 
 def main():
@@ -37,7 +37,7 @@ def main():
     out = args.out or os.path.join(HERE, ".build", "inks", f"cjk-{args.language}-line{args.chars}.jsonl")
     cache = cjk_glyphs.load_cache(os.path.join(args.work, "glyphs.npz"))
     gen = cjk.Generator(cache["train"], cache["heldout_variants"])
-    import train_cjk  # the word lists
+    from inkrec_training.families.cjk import train as train_cjk  # the word lists
     words, cum = train_cjk.load_words(args.work)[args.language]
     rng = random.Random(f"{args.seed}-{args.language}-{args.chars}")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)

@@ -8,7 +8,7 @@
   text.jsonl.gz), written on one line: the ink at least 6 times as wide as it is high (most category-8
   items are paragraphs of several lines, which the single-line recognizer is not meant for).
 
-Only writers the model is never trained on (``data.is_validation_writer``), quality not BAD, labels
+Only writers the model is never trained on (``splits.is_validation_writer``), quality not BAD, labels
 the model's character set covers, distinct labels, at most two inks per writer, in file order: the choice is
 deterministic. Data: ``$INKREC_DATA`` or ``../shared/data`` beside the repository (see
 Training/inkrec_training/data.py). UNIPEN train_r01_v07, International Unipen Foundation, CC BY 4.0.
@@ -24,7 +24,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "Training"))
-from inkrec_training import charset, data  # noqa: E402
+from inkrec_training import charset, data, splits  # noqa: E402
 
 SETS = [
     # file, UNIPEN file, label lengths, count, text filter, least width / height of the ink
@@ -70,7 +70,7 @@ def pick(path: str, lengths: range, count: int, accept, min_aspect: float) -> li
             head = json.loads(line[:i] + "}") if i > 0 else json.loads(line)
             label = " ".join(head["label"].split())
             w = head["writer"]
-            if (len(label) not in lengths or head.get("quality") == "BAD" or not data.is_validation_writer(w)
+            if (len(label) not in lengths or head.get("quality") == "BAD" or not splits.is_validation_writer(w)
                     or per_writer.get(w, 0) >= PER_WRITER or not charset.covers(label) or label in labels
                     or not accept(label)):
                 continue

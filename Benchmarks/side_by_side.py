@@ -147,7 +147,7 @@ def engine_variants(exe: str, model_dir: str, files: list[str], int8_dir: str | 
     engine as shipped (a place to add variants, e.g. an environment setting, to compare). A variant
     whose arguments hold ``("--model", DIR)`` runs another model directory (the 8-bit one)."""
     int8 = [] if not int8_dir else [
-        ("engine_int8", "DigitalInk with the same network in 8 bits (Training/quantize_model.py; AVX-512 VNNI "
+        ("engine_int8", "DigitalInk with the same network in 8 bits (python3 -m inkrec_training latin export quantize; AVX-512 VNNI "
          "where the CPU has it)", ("--model", int8_dir), {})]
     return [("engine", "DigitalInk as shipped", (), {}),
             ("engine_blas_projection", "DigitalInk with the input projections in BLAS sgemm instead of its packed "
@@ -284,7 +284,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--json", help="write the figures here as JSON")
     ap.add_argument("--int8-model", help="the same network in 8 bits (default: quantized here by "
-                    "Training/quantize_model.py into a temporary directory)")
+                    "python3 -m inkrec_training latin export quantize into a temporary directory)")
     a = ap.parse_args()
 
     load_before = os.getloadavg()

@@ -6,7 +6,8 @@ A quoted figure is marked in the README as
     <!--fig Models/en-US/MODEL_CARD.md | reported words (2000): ECE of the best candidate-->0.0456<!--/fig-->
 
 which renders as `0.0456`. The check finds the first line of the source that contains the label and
-takes the first number after the label on it: the README's figure must be that number (as written
+takes the first number after the label on it (a label `A … B` finds the line by `A` and takes the first
+number after the first `B` that follows it, for a figure with other numbers before it on its line): the README's figure must be that number (as written
 there, with its unit: `84.4%`, `0.0456`, `1.45 ms`). `--update` rewrites every marked figure from its
 source. `make test` runs the check (scripts/tests/test_readme_figures.py).
 
@@ -23,16 +24,24 @@ NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|ms|s|MB|KB|x|×))?")
 
 
 def source_figure(root, source, label):
-    """The first number after `label` on the first line of `source` that contains it, or an error."""
+    """The first number after `label` on the first line of `source` that contains it (for `A … B`: the line
+    with `A`, the number after the `B` that follows it), or an error."""
     path = os.path.join(root, source)
     if not os.path.exists(path):
         return None, f"{source} does not exist"
     with open(path, encoding="utf-8") as f:
+        head, _, tail = label.partition(" … ")
         for line in f:
-            at = line.find(label)
+            at = line.find(head)
             if at < 0:
                 continue
-            m = NUMBER.search(line, at + len(label))
+            at += len(head)
+            if tail:
+                at = line.find(tail, at)
+                if at < 0:
+                    return None, f"{source}: no \"{tail}\" after \"{head}\""
+                at += len(tail)
+            m = NUMBER.search(line, at)
             if not m:
                 return None, f"{source}: no number after \"{label}\""
             return m.group(0), None

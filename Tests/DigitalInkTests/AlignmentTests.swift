@@ -56,7 +56,7 @@ struct AlignmentTests {
 
     @Test("words composed from isolated letters of held-out writers: strokes go to their own letter, late dots and bars included")
     func composedWords() async throws {
-        // Training/evaluate_hints.py alignment --write-fixture: UNIPEN letters of held-out writers, each
+        // python3 -m inkrec_training latin evaluate hints alignment --write-fixture: UNIPEN letters of held-out writers, each
         // stroke's letter known, i-dots and t-bars moved to the end of the word.
         let text = try String(contentsOf: Fixtures.url("alignment/composed.jsonl"), encoding: .utf8)
         let recognizer = Self.recognizer(maxResults: 1)

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @_spi(Engine) @testable import DigitalInk
 
-/// INKLM2 files with thousands of symbols (the CJK LMs of `Training/build_cjk_lm.py`): 2-byte symbols and
+/// INKLM2 files with thousands of symbols (the CJK LMs of `python3 -m inkrec_training cjk lm`): 2-byte symbols and
 /// 13-bit keys. `lm2-cjk.bin` is a small zh-Hant LM with the full zh-Hant alphabet; `lm2-cjk-golden.json`
-/// lists what the Python writer computes for it (`python3 Training/build_cjk_lm.py --golden
+/// lists what the Python writer computes for it (`python3 -m inkrec_training cjk lm --golden
 /// Tests/DigitalInkTests/Fixtures`).
 @Suite("CJK language models: thousands of symbols read and bind as the Python writer says")
 struct CJKLanguageModelTests {

@@ -3,7 +3,7 @@ import Testing
 @_spi(Engine) @testable import DigitalInk
 
 /// A network shaped like the CJK models' (`Fixtures/cjk-network/`, written by
-/// `Training/make_cjk_fixture.py`): a CTC head over the 11,201 characters of `cjk_charset.json` + blank,
+/// `python3 -m inkrec_training cjk data fixture`): a CTC head over the 11,201 characters of `cjk_charset.json` + blank,
 /// 8-bit weights, 2 small random bidirectional LSTM layers, features `resampled-v2` at 6 steps per line
 /// height, and one generated ink of 永. `golden.json` holds the ink, its features (`features.py`) and
 /// the reference log-probabilities of the 8-bit network (`quantize.QuantizedNet`): per frame the 10 most

@@ -14,7 +14,7 @@ struct ConfidenceTests {
         var cases: [Case]
     }
 
-    @Test("Swift computes the confidences Training/evaluate_hints.py computes (golden fixture)")
+    @Test("Swift computes the confidences python3 -m inkrec_training latin evaluate hints computes (golden fixture)")
     func golden() throws {
         let url = Fixtures.url("confidence.json")
         let fixture = try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))

@@ -4,7 +4,7 @@ import _InkKernels
 @_spi(Engine) @testable import DigitalInk
 
 /// The 8-bit kernels against `Training/inkrec_training/quantize.py` (fixture written by
-/// `Training/quantize_model.py --kernel-golden`): the quantized inputs, the integer sums and the outputs
+/// `python3 -m inkrec_training latin export quantize --kernel-golden`): the quantized inputs, the integer sums and the outputs
 /// must be exactly the reference's, with the portable kernels and (where the CPU has them) AVX2, NEON and
 /// VNNI. (NEON runs on arm64 only: `make test-arm` checks its C kernels under emulation on x86.)
 @Suite("8-bit kernels reproduce the PyTorch reference exactly")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(Engine) @testable import DigitalInk
 
-/// The checks of an INKLM2 golden file that `Training/build_lm.py --golden` and `build_cjk_lm.py --golden`
+/// The checks of an INKLM2 golden file that `python3 -m inkrec_training latin lm --golden` and `build_cjk_lm.py --golden`
 /// write: `queries` (one symbol's log-probability after a context of class ids) and `scoreText` (a text's
 /// log-probability after a pre-context), computed by the Python writer for the model bound to `labels`.
 enum LanguageModelGolden {

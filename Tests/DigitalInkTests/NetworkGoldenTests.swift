@@ -159,7 +159,7 @@ struct SplitMix: RandomNumberGenerator {
 
 @Suite("The 8-bit engine runs the quantized reference")
 struct Int8NetworkGoldenTests {
-    /// The shipped text model is 8-bit (`Training/quantize_model.py`); `Fixtures/model-golden-int8.json`
+    /// The shipped text model is 8-bit (`python3 -m inkrec_training latin export quantize`); `Fixtures/model-golden-int8.json`
     /// holds the reference log-probabilities of `model-golden.json`'s inks under it.
     static let kernels: [_Int8Kernel] = Int8KernelTests.kernels
 

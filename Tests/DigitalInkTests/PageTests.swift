@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(Engine) @testable import DigitalInk
 
-/// A generated page of the fixture (Training/make_pages.py, held-out UNIPEN writers, CC BY 4.0).
+/// A generated page of the fixture (python3 -m inkrec_training pages data, held-out UNIPEN writers, CC BY 4.0).
 struct FixturePage {
     var id: String
     var variant: String

@@ -11,7 +11,7 @@ Two sets exist:
   the shared Latin network reads (Central and Eastern European, Baltic, Turkish, Romanian, Icelandic;
   not Vietnamese) and the typographic punctuation of their running text („ “ ” ‚ ‘ ’ – — … · £ ° §).
   It starts with ``"western"`` in the same order, so a western network's head rows are the first
-  rows of a latin one (``train.py --init-from`` grows the head).
+  rows of a latin one (``latin train --init-from`` grows the head).
 
 ``select(name)`` makes one of them the module's ``CHARACTERS`` / ``INDEX`` / ``NUM_CLASSES``; the
 default is ``"western"``. Callers read the attributes at call time (``charset.INDEX``), never copy them

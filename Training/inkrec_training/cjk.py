@@ -229,7 +229,7 @@ class Generator:
 
 
 # Text of the three languages for lines: words by frequency (word lists written by
-# ``Training/train_cjk.py --prepare``), with punctuation, digits and an occasional Latin word.
+# ``python3 -m inkrec_training cjk data``), with punctuation, digits and an occasional Latin word.
 SENTENCE_END = {"zh-Hans": "。。。！？", "zh-Hant": "。。。！？", "ja": "。。。！？"}
 COMMAS = {"zh-Hans": "，，，、：；", "zh-Hant": "，，，、：；", "ja": "、、、、・"}
 QUOTES = {"zh-Hans": [("“", "”"), ("《", "》"), ("（", "）")], "zh-Hant": [("「", "」"), ("《", "》"), ("（", "）")],

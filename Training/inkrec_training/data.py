@@ -1,7 +1,6 @@
 """UNIPEN loading, the writer split, augmentation and synthetic lines."""
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 from dataclasses import dataclass
@@ -13,7 +12,6 @@ from . import charset, inkpack
 from .features import ink_features, quantile
 
 DEFAULT_DATA = os.environ.get("INKREC_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data"))
-VALIDATION_PERCENT = 10
 
 
 @dataclass
@@ -23,12 +21,6 @@ class Item:
     label: str
     strokes: list  # list of (N, 2) float64 arrays
     kind: str
-
-
-def is_validation_writer(writer: str) -> bool:
-    """Writers (not items) are split: a stable hash puts about 10% of writers in validation."""
-    h = int(hashlib.md5(writer.encode("utf-8")).hexdigest()[:8], 16)
-    return h % 100 < VALIDATION_PERCENT
 
 
 def load(kind: str, data_dir: str = DEFAULT_DATA, limit: Optional[int] = None,
@@ -83,29 +75,6 @@ def looks_like_one_line(strokes: list, label: str, min_width_per_char: float = 0
     h = quantile(allp[:, 1], 0.95) - quantile(allp[:, 1], 0.05)
     w = quantile(allp[:, 0], 0.95) - quantile(allp[:, 0], 0.05)
     return h <= 0 or w / h >= min_width_per_char * max(len(label), 1)
-
-
-REPORTED_WORDS = 2000
-"""Held-out words whose figures the model card reports (evaluate.py, evaluate_hints.py)."""
-TUNING_WORDS = 600
-"""Held-out words after the reported ones, on which decoder weights and calibrations are chosen."""
-
-
-def held_out_word_slices(words: list[Item], reported: int = REPORTED_WORDS, tuning: int = TUNING_WORDS
-                         ) -> tuple[list[Item], list[Item], list[Item]]:
-    """(reported, tuning, monitoring) slices of the held-out writers' words (`words` as `split` gives them),
-    shuffled with seed 0: the reported words first, then the tuning words, then the rest, which
-    `train.py` validates on while it trains, so that watching a run never looks at the words whose
-    figures are reported or at those the decoder is tuned on. Disjoint; `words` is not changed."""
-    shuffled = list(words)
-    random.Random(0).shuffle(shuffled)
-    return shuffled[:reported], shuffled[reported: reported + tuning], shuffled[reported + tuning:]
-
-
-def split(items: list[Item]) -> tuple[list[Item], list[Item]]:
-    train = [it for it in items if not is_validation_writer(it.writer)]
-    val = [it for it in items if is_validation_writer(it.writer)]
-    return train, val
 
 
 def augment(strokes: list, rng: random.Random) -> list:
@@ -217,7 +186,7 @@ class TrainingStream:
         if dict(mix).get("hershey", 0.0) > 0:
             from . import synthetic
             self.synthetic_words = synthetic.word_list()
-        self.warp_share = 0.0  # share of inks that `warp` distorts before `augment` (train.py --warp)
+        self.warp_share = 0.0  # share of inks that `warp` distorts before `augment` (latin train --warp)
         self.languages = None  # a languages.LanguageSources for the kinds "accent", "composed", "langhershey"
         self.kinds = [k for k, _ in mix]
         self.weights = [p for _, p in mix]

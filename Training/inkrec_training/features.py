@@ -146,7 +146,7 @@ def ink_features_vectorized(strokes: Sequence[np.ndarray], steps_per_line_height
                             scheme: str = FEATURE_SCHEME) -> np.ndarray:
     """``ink_features`` (no writing area) for strokes given as ``(N, >=2)`` arrays, every stroke at once:
     the same steps, the same features up to float rounding (``Training/tests/test_features.py`` checks
-    them against ``ink_features``). For making training data fast (``train_cjk.py``); the reference that
+    them against ``ink_features``). For making training data fast (``cjk train``); the reference that
     the Swift engine mirrors stays ``ink_features``."""
     arrays = [np.asarray(a, dtype=np.float64)[:, :2] for a in strokes if len(a) > 0]
     if not arrays:

@@ -1,4 +1,4 @@
-"""What a training run needs to use one call on a lent GPU machine well (``train.py`` and ``train_cjk.py``):
+"""What a training run needs to use one call on a lent GPU machine well (``latin train`` and ``cjk train``):
 
 - ``fit_deadline``: the run's budget cut so that it ends, validated and saved, by a deadline measured from
   the process start (a call has a hard limit; a run killed at it brings nothing back).

@@ -1,5 +1,5 @@
 """A compact form of the UNIPEN JSON Lines files, for machines that the 148 MB of ``*.jsonl.gz`` cannot
-travel to (a lent GPU machine takes 64 MiB with the checkout; ``Training/prepare_gpu_data.py``).
+travel to (a lent GPU machine takes 64 MiB with the checkout; ``python3 -m inkrec_training latin data``).
 
 ``{kind}.inkpack.xz`` holds, LZMA-compressed: the magic ``INKPACK1``, the byte length of a JSON header
 (8 bytes, little endian), the header ``{"items": [[id, writer, label, quality, [points per stroke]], …]}``,

@@ -1,7 +1,7 @@
 """Synthetic handwritten pages made of real UNIPEN lines, for testing page recognition.
 
 Data: UNIPEN train_r01_v07, International Unipen Foundation, CC BY 4.0 (free-text lines, category 8,
-``text.jsonl.gz``). Only **held-out writers** (``data.is_validation_writer``) are used, so that a page
+``text.jsonl.gz``). Only **held-out writers** (``splits.is_validation_writer``) are used, so that a page
 never shows the recognizer ink of a writer it was trained on.
 
 A page is 2–8 real lines of ONE writer stacked top to bottom. The lines keep their raw scale (one
@@ -71,6 +71,7 @@ import numpy as np
 
 from . import charset, data
 from .features import quantile
+from inkrec_training import splits
 
 VARIANTS = ("plain", "inserted-word", "inserted-line", "late-marks")
 # Variants made on demand only (``make_pages(..., variants=("wrapped",))``).
@@ -121,7 +122,7 @@ def load_lines(data_dir: str = data.DEFAULT_DATA, max_points: int = 4000, max_la
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for row in f:
             d = json.loads(row)
-            if data.is_validation_writer(d["writer"]) != held_out or d.get("quality") == "BAD":
+            if splits.is_validation_writer(d["writer"]) != held_out or d.get("quality") == "BAD":
                 continue
             label = " ".join(d["label"].split())
             if not acceptable_label(label) or len(label) > max_label:

@@ -5,7 +5,7 @@ reads each ink again with every x multiplied by each factor. For each of the K b
 log-likelihood under view v (v = 0 the ink as written), the score becomes ``score + w · (mean_v ℓ_v − ℓ_0)``, the
 mean over the views under which the candidate has a path at all; then the candidates are sorted again.
 
-``Tests/DigitalInkTests/Fixtures/ctc-likelihood.json`` (written by ``make_fixtures.py`` from ``torch.ctc_loss``)
+``Tests/DigitalInkTests/Fixtures/ctc-likelihood.json`` (written by ``latin data fixtures`` from ``torch.ctc_loss``)
 pins this module and ``Sources/DigitalInk/Decoding/CTCLikelihood.swift`` together.
 """
 from __future__ import annotations

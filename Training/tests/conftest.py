@@ -2,12 +2,10 @@
 ``$INKREC_DATA``) carry ``@pytest.mark.needs_data("words", ...)``: in a clone without the data they are
 skipped with one line that says what is missing and how to get it, and every other test still runs."""
 import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from inkrec_training import data  # noqa: E402
+from inkrec_training import data
 
 
 def pytest_configure(config):

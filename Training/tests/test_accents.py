@@ -1,12 +1,9 @@
 """The composer of accented ink (inkrec_training/accents.py)."""
-import os
 import random
-import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from inkrec_training import accents, charset  # noqa: E402
+from inkrec_training import accents, charset
 
 
 def test_every_composable_latin_letter_decomposes_to_an_ascii_base():

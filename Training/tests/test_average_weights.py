@@ -1,14 +1,12 @@
 """average_weights.average: the mean of runs' exported weights (their moving averages), refused by name when
 the runs are not the same network."""
 import os
-import sys
 
 import pytest
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-import average_weights  # noqa: E402
+from inkrec_training.families.latin import average as average_weights
 
 CFG = {"hidden": 2, "layers": 1}
 

@@ -1,10 +1,8 @@
 """choose_language_decoders.choose: each language's best decoder weights on the tuning writers."""
 import os
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from choose_language_decoders import choose  # noqa: E402
+from inkrec_training.families.latin.choose_decoders import choose  # noqa: E402
 
 
 def test_best_word_accuracy_then_cer_then_nearest_the_default():

@@ -2,14 +2,13 @@
 import json
 import os
 import random
-import sys
 
 import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))  # Training/
-from inkrec_training import cjk, cjk_charset, cjk_glyphs  # noqa: E402
+from inkrec_training.cli import run_tool
+from inkrec_training import cjk, cjk_charset, cjk_glyphs
 from inkrec_training.features import ink_features  # noqa: E402
 
 # Two strokes of a made-up character: a horizontal bar, then a vertical one under it (y down).
@@ -112,10 +111,9 @@ def test_charset_file_is_ascii_then_punctuation_then_kana_and_han():
 
 
 def test_export_writes_shared_network_and_three_models(tmp_path):
-    """export_cjk.py on a tiny random network: one shared 8-bit file, three configs that name it, the
+    """cjk export on a tiny random network: one shared 8-bit file, three configs that name it, the
     decoder without the leading-space rule, the labels of the character set."""
     import shutil
-    import subprocess
     import torch
     from inkrec_training.model import InkRecNet
     net = InkRecNet(4, 4, 2, cjk_charset.NUM_CLASSES, 1)
@@ -127,8 +125,8 @@ def test_export_writes_shared_network_and_three_models(tmp_path):
     for code in ("ja", "zh-Hans", "zh-Hant"):
         shutil.copyfile(fixture, lm_dir / f"{code}.bin")
     models = tmp_path / "Models"
-    subprocess.run([sys.executable, os.path.join(HERE, "..", "export_cjk.py"), "--checkpoint", str(ck), "--lm-dir",
-                    str(lm_dir), "--models", str(models), "--no-manifest"], check=True, capture_output=True)
+    run_tool("cjk", "export", "--checkpoint", str(ck), "--lm-dir", str(lm_dir), "--models", str(models), "--no-manifest",
+             check=True, capture_output=True)
     assert (models / "cjk-bilstm4x2" / "weights.safetensors").exists()
     for ident, alias in (("ja", "ja-JP"), ("zh-Hans", "zh-CN"), ("zh-Hant", "zh-TW")):
         cfg = json.load(open(models / ident / "config.json", encoding="utf-8"))
@@ -142,7 +140,7 @@ def test_export_writes_shared_network_and_three_models(tmp_path):
 
 
 def test_sample_file_is_marked_generated_and_readable(tmp_path):
-    import make_cjk_inks
+    from inkrec_training.families.cjk import inks as make_cjk_inks
     text = make_cjk_inks.SAMPLE_TEXT["zh-Hans"]
     gen = cjk.Generator({c: [GLYPH] for c in text}, {})
     make_cjk_inks.write_sample(gen, "zh-Hans", str(tmp_path))

@@ -2,15 +2,14 @@
 reported ones, and its accuracy counts exact readings."""
 import json
 import os
-import sys
 from types import SimpleNamespace
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from compare_english import accuracy, lead_report, non_reported_words, with_view_beam_width, without_margin  # noqa: E402
-from inkrec_training import data  # noqa: E402
+from inkrec_training.families.latin.compare_english import accuracy, lead_report, non_reported_words, with_view_beam_width, without_margin  # noqa: E402
+from inkrec_training import data
+from inkrec_training import splits
 
 
 def test_accuracy_counts_exact_readings():
@@ -21,8 +20,8 @@ def test_accuracy_counts_exact_readings():
 
 @pytest.mark.needs_data("words")
 def test_slices_are_not_the_reported_words():
-    words = [it for it in data.load("words") if data.is_validation_writer(it.writer)]
-    reported, _, _ = data.held_out_word_slices(words)
+    words = [it for it in data.load("words") if splits.is_validation_writer(it.writer)]
+    reported, _, _ = splits.held_out_word_slices(words)
     tuning, monitoring = non_reported_words()
     ids = {it.id for it in reported}
     assert len(tuning) == 600 and len(monitoring) == 3606

@@ -2,13 +2,11 @@
 import json
 import math
 import os
-import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from evaluate_hints import FIXTURE, apply, ece  # noqa: E402
+from inkrec_training.families.latin.evaluate_hints import FIXTURE, apply, ece  # noqa: E402
 
 
 def independent(scores, lengths, params):

@@ -1,12 +1,11 @@
-"""data.held_out_word_slices: the reported, tuning and monitoring words are disjoint, and are the slices
-evaluate.py and evaluate_hints.py report and tune on (seed-0 shuffle, 2,000 then 600)."""
+"""splits.held_out_word_slices: the reported, tuning and monitoring words are disjoint, and are the slices
+latin evaluate and latin evaluate hints report and tune on (seed-0 shuffle, 2,000 then 600)."""
 import os
 import random
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import data  # noqa: E402
+from inkrec_training import data
+from inkrec_training import splits
 
 
 def items(n):
@@ -16,7 +15,7 @@ def items(n):
 def test_slices_are_disjoint_and_cover_the_words():
     words = items(3000)
     before = [it.id for it in words]
-    reported, tuning, monitoring = data.held_out_word_slices(words)
+    reported, tuning, monitoring = splits.held_out_word_slices(words)
     assert [it.id for it in words] == before  # not shuffled in place
     assert (len(reported), len(tuning), len(monitoring)) == (2000, 600, 400)
     ids = [{it.id for it in s} for s in (reported, tuning, monitoring)]
@@ -27,15 +26,15 @@ def test_slices_are_disjoint_and_cover_the_words():
 def test_slices_are_the_seed_0_shuffle_that_the_evaluation_has_always_used():
     words = items(2700)
     shuffled = list(words)
-    random.Random(0).shuffle(shuffled)  # evaluate.py before the helper: words[:2000], words[2000:2600]
-    reported, tuning, monitoring = data.held_out_word_slices(words)
+    random.Random(0).shuffle(shuffled)  # latin evaluate before the helper: words[:2000], words[2000:2600]
+    reported, tuning, monitoring = splits.held_out_word_slices(words)
     assert reported == shuffled[:2000] and tuning == shuffled[2000:2600] and monitoring == shuffled[2600:]
-    small, tune_small, rest = data.held_out_word_slices(words, reported=100)  # evaluate.py --limit 100
+    small, tune_small, rest = splits.held_out_word_slices(words, reported=100)  # latin evaluate --limit 100
     assert small == shuffled[:100] and tune_small == shuffled[100:700] and rest == shuffled[700:]
 
 
 def test_train_monitors_neither_reported_nor_tuning_words():
-    # train.py takes the monitoring slice of the validation split; with fewer words than the reported
+    # latin train takes the monitoring slice of the validation split; with fewer words than the reported
     # and tuning slices together there is nothing to watch rather than a reported word.
-    _, _, monitoring = data.held_out_word_slices(items(2500))
+    _, _, monitoring = splits.held_out_word_slices(items(2500))
     assert monitoring == []

@@ -1,15 +1,13 @@
-"""data.warp (train.py --warp): smooth, label-keeping distortions of an ink — deterministic for a seed,
+"""data.warp (latin train --warp): smooth, label-keeping distortions of an ink — deterministic for a seed,
 the identity for the inks outside its share, bounded, never folding a stroke back along the line, and
 the stream applies it only when asked."""
 import os
 import random
-import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import data  # noqa: E402
+from inkrec_training import data
 
 
 def word_ink():

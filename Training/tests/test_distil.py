@@ -3,15 +3,13 @@ by character, an ensemble's mean renormalized, only the items whose label they c
 whose frames are not the student's refused by name."""
 import json
 import os
-import sys
 
 import pytest
 import torch
 from safetensors.torch import save_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import charset  # noqa: E402
+from inkrec_training import charset
 from inkrec_training.distil import Teacher  # noqa: E402
 from inkrec_training.features import FEATURE_DIM  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402

@@ -3,11 +3,9 @@ markers, and what follows the end marker (the Japanese and Chinese paragraph) is
 the table runs to the next section, as before."""
 import argparse
 import os
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-import evaluate_languages  # noqa: E402
+from inkrec_training.families.latin import evaluate_languages
 
 
 def result(model: str) -> dict:

@@ -2,12 +2,10 @@
 gets the network's shape and labels and keeps everything else; one that reads another network is left alone."""
 import json
 import os
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from export_latin import update_readers  # noqa: E402
-from inkrec_training import charset  # noqa: E402
+from inkrec_training.families.latin.export import update_readers  # noqa: E402
+from inkrec_training import charset
 
 
 def write(models, name, config):

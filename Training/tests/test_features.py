@@ -1,12 +1,10 @@
 """The Python features must reproduce the golden fixtures the Swift tests also check."""
 import json
 import os
-import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
 import pytest  # noqa: E402
 
 from inkrec_training.features import ink_features, resample_stroke, quantile, SCHEMES  # noqa: E402

@@ -4,14 +4,12 @@ come back equal; ``gpu_run``'s deadline and replay keep their promises."""
 import gzip
 import json
 import os
-import sys
 
 import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import align, charset, data, gpu_run, inkpack, wordlists  # noqa: E402
+from inkrec_training import align, charset, data, gpu_run, inkpack, wordlists
 
 RECORDS = [
     {"id": "a#0", "writer": "w1", "label": "arc", "quality": "OK", "pps": 200.0,
@@ -149,7 +147,7 @@ def test_replay_yields_every_fresh_batch_in_order_and_reuses_each_at_most_as_ask
 
 def test_sweep_sizes_are_read_or_refused_by_name():
     import argparse
-    import train_sweep
+    from inkrec_training.families.latin import sweep as train_sweep
     assert train_sweep.parse_sizes("96x3, 192x4") == [(96, 3), (192, 4)]
     for bad in ("96", "96x", "x3", "0x3", "96x3,96x3", "96by3"):
         with pytest.raises(argparse.ArgumentTypeError):

@@ -1,20 +1,18 @@
-"""The one-call training path end to end on this CPU, on a few synthetic words packed as prepare_gpu_data.py
-packs UNIPEN: train_sweep.py and train.py read the packs, train for seconds and leave in --out16 what a GPU
+"""The one-call training path end to end on this CPU, on a few synthetic words packed as latin data
+packs UNIPEN: latin train sweep and latin train read the packs, train for seconds and leave in --out16 what a GPU
 call brings back (float16 moving averages that the next run starts from, and the histories)."""
 import json
 import math
 import os
-import subprocess
-import sys
 
 import pytest
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRAINING = os.path.join(HERE, "..")
-sys.path.insert(0, TRAINING)
-import train  # noqa: E402
-from inkrec_training import charset, data, inkpack  # noqa: E402
+from inkrec_training.cli import run_tool
+from inkrec_training.families.latin import train
+from inkrec_training import charset, data, inkpack
 from inkrec_training.features import FEATURE_DIM  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402
 
@@ -46,9 +44,8 @@ def packed(tmp_path_factory):
     return str(root)
 
 
-def run(script, *args):
-    out = subprocess.run([sys.executable, os.path.join(TRAINING, script), *args], capture_output=True, text=True,
-                         timeout=240)
+def run(command, *args):
+    out = run_tool("latin", "train", command, *args, capture_output=True, text=True, timeout=240)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     return out.stdout
 
@@ -59,7 +56,7 @@ COMMON = ["--minutes", "0.05", "--workers", "0", "--frames", "1500", "--warmup-s
 
 def test_a_sweep_trains_each_size_on_the_packs_and_leaves_their_moving_averages(packed, tmp_path):
     out = tmp_path / "out"
-    log = run("train_sweep.py", "--data", packed, "--sizes", "8x2,12x2", "--run", str(tmp_path / "run"),
+    log = run("sweep", "--data", packed, "--sizes", "8x2,12x2", "--run", str(tmp_path / "run"),
               "--out16", str(out), *COMMON)
     assert "data: " in log and "model 12x2" in log
     history = json.load(open(out / "history.json"))
@@ -78,15 +75,15 @@ def test_a_sweep_trains_each_size_on_the_packs_and_leaves_their_moving_averages(
 
 def test_train_leaves_weights_and_history_in_out16_and_continues_from_them(packed, tmp_path):
     out = tmp_path / "out"
-    run("train.py", "--data", packed, "--hidden", "8", "--layers", "2", "--run", str(tmp_path / "run"),
+    run("network", "--data", packed, "--hidden", "8", "--layers", "2", "--run", str(tmp_path / "run"),
         "--out16", str(out), "--replay", "2", *COMMON)
     assert sorted(os.listdir(out)) == ["ema16.pt", "history.json", "live16.pt"]
     assert os.path.exists(tmp_path / "run" / "last.pt")
     history = json.load(open(out / "history.json"))
     assert len(history) == 1 and history[0]["step"] >= 1
-    log = run("train.py", "--data", packed, "--hidden", "8", "--layers", "2", "--run", str(tmp_path / "run2"),
+    log = run("network", "--data", packed, "--hidden", "8", "--layers", "2", "--run", str(tmp_path / "run2"),
               "--init-from", str(out / "ema16.pt"), *COMMON)
     assert f"initialized from {out / 'ema16.pt'}" in log
-    log = run("train_sweep.py", "--data", packed, "--sizes", "8x2,12x2", "--run", str(tmp_path / "run3"),
+    log = run("sweep", "--data", packed, "--sizes", "8x2,12x2", "--run", str(tmp_path / "run3"),
               "--init-from", str(out / "ema16.pt"), *COMMON)
     assert "model 12x2: " in log and f"started from {out / 'ema16.pt'}" in log  # the 8x2 run widened to 12

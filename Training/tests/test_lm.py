@@ -4,14 +4,14 @@ import json
 import math
 import os
 import struct
-import sys
 
 import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import charset, lm  # noqa: E402
+from inkrec_training import charset
+from inkrec_training.lm import ngram as lm
+from inkrec_training.lm import read_file as read_lm_file, read_bytes as read_lm_bytes
 
 FIXTURES = os.path.join(HERE, "..", "..", "Tests", "DigitalInkTests", "Fixtures")
 REAL_LM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Models", "en-US", "lm.bin")  # the shipped one
@@ -25,7 +25,7 @@ def golden():
 
 @pytest.fixture(scope="module")
 def small(golden):
-    return lm.CharNgramLM.load(os.path.join(FIXTURES, golden["file"]))
+    return read_lm_file(os.path.join(FIXTURES, golden["file"]))
 
 
 def total_probability(model, context):
@@ -103,7 +103,7 @@ def test_running_text_model_pruned_distributions():
     th = lm.prune_thresholds(counts, 2000)
     built = lm.build(counts, th, unigram_floor=1e-5)
     assert built.num_entries() <= 2000 + 165
-    loaded = lm.CharNgramLM.from_bytes(built.to_bytes())
+    loaded = read_lm_bytes(built.to_bytes())
     for text in ["", "arg", "argum", "hello ", "I don'", "the caf", "555-01", "zzzz", "Hello, w"]:
         assert total_probability(loaded, [0] + lm.encode(text)) == pytest.approx(1.0, abs=1e-4), text
     p = lambda ctx, c: math.exp(loaded.logprob([0] + lm.encode(ctx), charset.INDEX[c]))
@@ -119,7 +119,7 @@ def test_case_of_a_texts_first_word_follows_case_start():
     def start_probabilities(case_start):
         model = lm.RunningTextModel(words, freqs, seed=3, case_start=case_start)
         counts = model.counts(3, 1e4, sample_tokens=5_000, chunk_tokens=5_000)
-        built = lm.CharNgramLM.from_bytes(lm.build(counts, lm.prune_thresholds(counts, 5000)).to_bytes())
+        built = read_lm_bytes(lm.build(counts, lm.prune_thresholds(counts, 5000)).to_bytes())
         p = lambda ctx, c: math.exp(built.logprob([0] + lm.encode(ctx), charset.INDEX[c]))
         return p("", "h"), p("", "H"), p("the ", "h"), p("the ", "H")
 
@@ -133,7 +133,7 @@ def test_shipped_lm():
     """en-US's LM (INKLM2, quantized to 8-bit codebooks, so a context's distribution sums to 1 only
     approximately; LM_FORMAT.md measures how far): 1.4.0 order 6 pruned to 2 MB, 2.0.0 order 7 pruned to 5.5 MB
     (Benchmarks/README.md, "English: the language model, not the network")."""
-    model = lm.CharNgramLM.load(REAL_LM)
+    model = read_lm_file(REAL_LM)
     with open(REAL_LM, "rb") as f:
         assert f.read(8) == b"INKLM2\0\0"
     assert os.path.getsize(REAL_LM) <= 5_500_000

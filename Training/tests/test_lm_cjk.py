@@ -1,18 +1,20 @@
-"""The CJK LM builder's pieces (inkrec_training/lm_cjk.py, build_cjk_lm.py): alphabets (Traditional vs
+"""The CJK LM builder's pieces (inkrec_training/lm/cjk.py, cjk lm): alphabets (Traditional vs
 Simplified, kana), running text without spaces, exact in-word counts, a small INKLM2 build that reads
 back within its budget, the golden fixture the Swift test reads, and the built LMs where present."""
 import json
 import math
 import os
 import re
-import sys
 
 import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import charset, lm, lm_cjk, lm_v2  # noqa: E402
+from inkrec_training import charset
+from inkrec_training.lm import ngram as lm
+from inkrec_training.lm import cjk as lm_cjk
+from inkrec_training.lm import inklm2 as lm_v2
+from inkrec_training.lm import read_bytes as read_lm_bytes
 
 FIXTURES = os.path.join(HERE, "..", "..", "Tests", "DigitalInkTests", "Fixtures")
 CJK = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]"
@@ -141,7 +143,7 @@ def test_golden_fixture_for_the_swift_reader():
     with open(os.path.join(FIXTURES, g["file"]), "rb") as f:
         data = f.read()
     assert len(data) == g["bytes"] < 200_000
-    model = lm.CharNgramLM.from_bytes(data)
+    model = read_lm_bytes(data)
     assert model.num_symbols == g["symbols"] > 4096 and model.bits == 13 and model.order == g["order"] == 4
     assert set(g["alphabetHas"]) <= set(model.alphabet) and not set(g["alphabetLacks"]) & set(model.alphabet)
     bound = lm_v2.BoundLM(model, g["labels"])

@@ -2,14 +2,15 @@
 quotes, the vectorised bits per character and the INKLM2 size estimate."""
 import math
 import os
-import sys
 
 import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import charset, lm, lm_languages, lm_v2  # noqa: E402
+from inkrec_training import charset
+from inkrec_training.lm import ngram as lm
+from inkrec_training.lm import languages as lm_languages
+from inkrec_training.lm import inklm2 as lm_v2
 
 
 @pytest.fixture(autouse=True)

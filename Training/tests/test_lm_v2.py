@@ -4,14 +4,15 @@ import json
 import math
 import os
 import struct
-import sys
 
 import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import charset, lm, lm_v2  # noqa: E402
+from inkrec_training import charset
+from inkrec_training.lm import ngram as lm
+from inkrec_training.lm import inklm2 as lm_v2
+from inkrec_training.lm import read_bytes as read_lm_bytes
 
 FIXTURES = os.path.join(HERE, "..", "..", "Tests", "DigitalInkTests", "Fixtures")
 
@@ -31,7 +32,7 @@ def western_alphabet():
 def load(name):
     with open(os.path.join(FIXTURES, name), "rb") as f:
         data = f.read()
-    return data, lm.CharNgramLM.from_bytes(data)
+    return data, read_lm_bytes(data)
 
 
 def test_golden_queries(golden):
@@ -70,7 +71,7 @@ def test_round_trip_and_quantized_sums(levels):
     built = lm.build_from_texts(texts, 4)
     q = lm.quantize(built, *levels)
     data = lm_v2.to_bytes(q)
-    back = lm.CharNgramLM.from_bytes(data)
+    back = read_lm_bytes(data)
     for text in ["", "the c", "hello", "zzz", "Dog s"]:
         ctx = [0] + lm.encode(text)
         exact = [math.exp(built.logprob(ctx, c)) for c in range(1, lm.NUM_SYMBOLS)]
@@ -87,4 +88,4 @@ def test_malformed_files_raise(golden):
     bad = [data[:-1], data + b"\0", data[:8] + struct.pack("<I", 9) + data[12:], b"INKLM2\0\0"]
     for b in bad:
         with pytest.raises((ValueError, struct.error, UnicodeDecodeError)):
-            lm.CharNgramLM.from_bytes(b)
+            read_lm_bytes(b)

@@ -2,13 +2,11 @@
 import hashlib
 import json
 import os
-import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-import export  # noqa: E402
+from inkrec_training import export
 
 
 def make_model(root, name, weights="../latn-bilstm96x3/weights.safetensors", lm="lm.bin"):

@@ -1,14 +1,12 @@
 """PyTorch must reproduce the network golden files (the Swift engine checks the same files)."""
 import json
 import os
-import sys
 
 import numpy as np
 import torch
 from safetensors.torch import load_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
 from inkrec_training.features import model_features  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402
 
@@ -75,8 +73,8 @@ def test_shipped_model_golden():
 
 
 def test_shipped_text_model_weight_types():
-    """Float models: export.py rounds weight_hh to F16 (the engine's 16-bit recurrent kernel runs it
-    exactly), every other tensor F32. 8-bit models (quantize_model.py): every quantized tensor I8 with an
+    """Float models: latin export english rounds weight_hh to F16 (the engine's 16-bit recurrent kernel runs it
+    exactly), every other tensor F32. 8-bit models (latin export quantize): every quantized tensor I8 with an
     F32 `.scale` of one value per row, the rest F32."""
     from inkrec_training import quantize
     _, d, cfg = _shipped()
@@ -124,7 +122,7 @@ def test_int8_kernel_fixture():
 
 
 def test_cjk_network_golden():
-    """The CJK-shaped fixture (`Training/make_cjk_fixture.py`): the output layer of the CJK models (the
+    """The CJK-shaped fixture (`python3 -m inkrec_training cjk data fixture`): the output layer of the CJK models (the
     11,201 characters of cjk_charset.json + blank), 8-bit weights, features resampled-v2 at 6 steps per
     line height. features.py and quantize.QuantizedNet reproduce what it stores (the Swift engine checks
     the same file: CJKNetworkGoldenTests)."""

@@ -1,4 +1,4 @@
-"""The page generator (inkrec_training/pages.py) and the page evaluation (evaluate_pages.py).
+"""The page generator (inkrec_training/pages.py) and the page evaluation (pages evaluate).
 
 Most tests use a small synthetic line pool (no data needed); the held-out-writer test reads the
 checked-in fixture and, when UNIPEN is present, the real pool. The CLI is never needed: the
@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import sys
 
 import numpy as np
 import pytest
@@ -17,9 +16,9 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRAINING = os.path.normpath(os.path.join(HERE, ".."))
 ROOT = os.path.normpath(os.path.join(TRAINING, ".."))
-sys.path.insert(0, TRAINING)
-from inkrec_training import data, pages  # noqa: E402
-import evaluate_pages  # noqa: E402
+from inkrec_training import pages
+from inkrec_training.families.pages import evaluate as evaluate_pages
+from inkrec_training import splits
 
 FIXTURE = os.path.join(ROOT, "Tests", "DigitalInkTests", "Fixtures", "pages", "pages-small.jsonl")
 
@@ -200,7 +199,7 @@ def test_fixture_is_held_out_and_consistent():
     for v in pages.VARIANTS:
         assert sum(p["variant"] == v for p in fixture) >= 2
     for p in fixture:
-        assert data.is_validation_writer(p["writer"])
+        assert splits.is_validation_writer(p["writer"])
         assert 2 <= len(p["lines"]) <= 5
         _check_cover(p)
         assert all(len(pt) == 2 for s in p["strokes"] for pt in s)
@@ -209,12 +208,12 @@ def test_fixture_is_held_out_and_consistent():
 @pytest.mark.needs_data("text")
 def test_real_pool_held_out_writers_only():
     pool = pages.load_lines()
-    assert pool and all(data.is_validation_writer(w) for w in pool)
+    assert pool and all(splits.is_validation_writer(w) for w in pool)
     for lines in pool.values():
         for line in lines:
             assert pages.acceptable_label(line.label)
     made = pages.make_pages(pool, 1, 8)
-    assert all(data.is_validation_writer(p["writer"]) for p in made)
+    assert all(splits.is_validation_writer(p["writer"]) for p in made)
     # the fixture's command (Training/README.md) regenerates the fixture: the same pages and truth,
     # points equal within a unit (another libm may round a rotated point the other way)
     if os.path.exists(FIXTURE):

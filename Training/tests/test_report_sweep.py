@@ -2,15 +2,13 @@
 'shipped' stands for the network in Models/ (dequantized), and names that would clash are refused."""
 import argparse
 import os
-import sys
 
 import pytest
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(HERE, ".."))
-import report_sweep  # noqa: E402
+from inkrec_training.families.latin import report_sweep
 
 
 def args(tmp_path, *candidate):
@@ -25,7 +23,7 @@ def test_shipped_and_a_run_checkpoint_become_rows_in_order(tmp_path):
     ck = torch.load(path, weights_only=False, map_location="cpu")
     assert ck["config"]["hidden"] == 96 and ck["config"]["layers"] == 3
     assert info["params"] == sum(v.numel() for v in ck["model"].values()) > 700_000
-    # a train.py checkpoint: its moving average counts, its history's last entry is the greedy figure
+    # a latin train checkpoint: its moving average counts, its history's last entry is the greedy figure
     run = {"model": {"w": torch.zeros(3)}, "ema": {"w": torch.ones(5)}, "config": ck["config"],
            "state": {"step": 42, "history": [{"step": 42, "ema_word_acc": 0.5}]}}
     torch.save(run, tmp_path / "last.pt")

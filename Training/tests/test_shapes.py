@@ -2,15 +2,13 @@
 import json
 import os
 import random
-import sys
 
 import numpy as np
 import torch
 from safetensors.torch import load_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import shapes  # noqa: E402
+from inkrec_training import shapes
 from inkrec_training.features import ink_features, model_features, SCHEME_V1  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402
 

@@ -1,13 +1,11 @@
 """Synthetic Hershey-font ink: right way up, deterministic, covered by the charset, usable features."""
 import os
 import random
-import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import charset, synthetic  # noqa: E402
+from inkrec_training import charset, synthetic
 from inkrec_training.features import ink_features  # noqa: E402
 
 

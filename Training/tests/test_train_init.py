@@ -1,14 +1,12 @@
-"""train.py --init-from: a run starts from exported weights, 8-bit ones dequantized, the head grown."""
+"""latin train --init-from: a run starts from exported weights, 8-bit ones dequantized, the head grown."""
 import os
-import sys
 
 import torch
 from safetensors.torch import load_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-import train  # noqa: E402
-from inkrec_training import charset  # noqa: E402
+from inkrec_training.families.latin import train
+from inkrec_training import charset
 from inkrec_training.features import FEATURE_DIM  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402
 from inkrec_training.quantize import dequantize_state  # noqa: E402
@@ -32,7 +30,7 @@ def test_eight_bit_latin_weights_load_dequantized():
 
 
 def test_a_western_network_grows_its_head_to_the_latin_set(tmp_path):
-    """A network over the western set (en-US's before 2.0.0; here random weights saved as export.py saves them)."""
+    """A network over the western set (en-US's before 2.0.0; here random weights saved as latin export english saves them)."""
     from safetensors.torch import save_file
     torch.manual_seed(5)
     source = InkRecNet(FEATURE_DIM, 24, 2, len(charset.WESTERN) + 1, 1)

@@ -5,15 +5,13 @@ import itertools
 import json
 import math
 import os
-import sys
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from inkrec_training import views  # noqa: E402
+from inkrec_training import views
 from inkrec_training.features import ink_features  # noqa: E402
 
 FIXTURE = os.path.join(HERE, "..", "..", "Tests", "DigitalInkTests", "Fixtures", "ctc-likelihood.json")

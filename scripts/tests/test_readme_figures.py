@@ -39,6 +39,17 @@ def test_a_label_gone_from_the_card_fails(tmp_path):
     assert r.returncode == 1 and "no line contains" in r.stderr
 
 
+def test_a_split_label_takes_the_number_after_its_second_part(tmp_path):
+    # "A … B": the line with A, the first number after the B that follows it (the figures before it on
+    # that line may change without the label changing)
+    readme = "Accuracy is <!--fig card.md | ECE of the best candidate … accuracy-->84.4%<!--/fig-->.\n"
+    assert run(tmp_path, readme).returncode == 0
+    r = run(tmp_path, readme, CARD.replace("0.0179", "0.0201").replace("84.4%", "85.0%"))
+    assert r.returncode == 1 and "'84.4%' but card.md says '85.0%'" in r.stderr
+    r = run(tmp_path, readme.replace("… accuracy", "… precision"))
+    assert r.returncode == 1 and 'no "precision" after' in r.stderr
+
+
 def test_update_rewrites_from_the_source(tmp_path):
     r = run(tmp_path, README, CARD.replace("0.0456", "0.0470"), "--update")
     assert r.returncode == 0, r.stderr

@@ -18,7 +18,7 @@ import Foundation
 ///   recurrent matrix-vector product per direction and the cell update;
 /// - with the `avx2` kernel (x86-64 CPUs with AVX2 and FMA, see ``_LSTMKernel``) a step is one call of
 ///   `ink_lstm_step`: product and cell fused, over `W_hh` packed at load time in panels of 64 gates;
-///   with `avx2f16` (when every `W_hh` weight is a half-precision value, as `Training/export.py` rounds
+///   with `avx2f16` (when every `W_hh` weight is a half-precision value, as `python3 -m inkrec_training latin export english` rounds
 ///   them) `ink_lstm_step_f16`, the same over 16-bit weights in panels of 96: half the bytes to stream
 ///   from L2 per step, which bound the product;
 /// - with the `portable` kernel the product is a BLAS `sgemv` over `W_hh` stored transposed (H × 4H),

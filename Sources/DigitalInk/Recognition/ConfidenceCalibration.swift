@@ -2,7 +2,7 @@ import Foundation
 
 /// How a text model turns its candidates' scores into confidences: calibrated probabilities that a
 /// candidate is exactly right (`decoder.confidence` in `config.json`, fitted by
-/// `Training/evaluate_hints.py confidence --fit` on tuning words and lines of held-out writers).
+/// `python3 -m inkrec_training latin evaluate hints confidence --fit` on tuning words and lines of held-out writers).
 ///
 /// For the final hypotheses of one ink, best first, with scores `s_i` (the top ``DecoderSettings``
 /// beam width of them) and texts of `n_i` characters:
@@ -11,7 +11,7 @@ import Foundation
 ///     confidence_i = sigmoid(bias + logProbabilityWeight · log q_i + lengthWeight · log(1 + n_i))
 ///
 /// A model without a calibration uses `q_i` itself. The reference is `fit`/`apply` in
-/// `Training/evaluate_hints.py`; `Tests/DigitalInkTests/Fixtures/confidence.json` pins both.
+/// `python3 -m inkrec_training latin evaluate hints`; `Tests/DigitalInkTests/Fixtures/confidence.json` pins both.
 @_spi(Engine) public struct ConfidenceCalibration: Sendable, Hashable, Codable {
     public var temperature: Float
     public var bias: Float

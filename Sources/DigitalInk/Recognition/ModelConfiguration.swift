@@ -1,6 +1,6 @@
 import Foundation
 
-/// A model's `config.json`: what the engine needs to run it. Written by `Training/export.py`.
+/// A model's `config.json`: what the engine needs to run it. Written by `python3 -m inkrec_training latin export english`.
 ///
 /// ```json
 /// {"formatVersion": 1, "identifier": "en-US", "kind": "text",

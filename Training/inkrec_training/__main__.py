@@ -1,0 +1,3 @@
+from inkrec_training.cli import main
+
+main()

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Export the shared Latin network and one model per language that uses it.
+
+    python3 -m inkrec_training latin export --checkpoint Training/runs/latn1/last.pt --lm-dir Training/work/lm \
+        --version 1.0.0 [--languages de,fr] [--models Models]
+
+Writes
+- `Models/latn-bilstm<H>x<L>/weights.safetensors`: the checkpoint's weights (its moving average) in
+  8 bits (`inkrec_training/quantize.py`), the ONE network file every Latin language model shares;
+- for each language, `Models/<identifier>/` with `config.json` (its `network.weights` is
+  `../latn-…/weights.safetensors`, `precision` int8, the 260 characters of the latin set), `lm.bin`
+  (the language's model from `latin lm --language`, copied from `--lm-dir/<code>.bin`), `model.json`
+  and a generated `MODEL_CARD.md` (data, composed vs real, sizes; `latin evaluate languages --card` adds the
+  figures);
+- the `network` block and `labels` of every other model that reads the same network file (en-US since 2.0.0:
+  its language model, decoder and card are its own and stay), so that a re-export never leaves it describing
+  the old weights; a model that reads another Latin network (a size the export did not write) is named in a
+  warning;
+- `Models/manifest.json` (shared files listed once per model with the same checksum).
+
+Identifiers are the bare language tags (`de`, `fr`, …) with the aliases in LANGUAGE_MODELS, and
+`de-CH` (its LM writes ss for ß). Region tags reach them through the engine's identifier matching
+(`de-AT` → `de`, `pt-BR` → `pt`, `es-MX` → `es`, `fr-CA` → `fr`).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+
+import torch
+
+from inkrec_training.paths import ROOT
+from inkrec_training import charset
+from inkrec_training.features import FEATURE_SCHEME, STEPS_PER_LINE_HEIGHT  # noqa: E402
+from inkrec_training.cards import write_card
+from inkrec_training.export import checkpoint_weights, save_int8_network, write_json, write_manifest  # noqa: E402
+
+# identifier: (wordfreq code of the LM file, English name, aliases)
+LANGUAGE_MODELS = {
+    "ca": ("ca", "Catalan", []), "cs": ("cs", "Czech", []), "da": ("da", "Danish", []),
+    "de": ("de", "German", []), "de-CH": ("de-CH", "Swiss German spelling (ss for ß)", []),
+    "es": ("es", "Spanish", []), "fi": ("fi", "Finnish", []), "fil": ("fil", "Filipino", ["tl"]),
+    "fr": ("fr", "French", []), "hu": ("hu", "Hungarian", []), "id": ("id", "Indonesian", []),
+    "is": ("is", "Icelandic", []), "it": ("it", "Italian", []), "lt": ("lt", "Lithuanian", []),
+    "lv": ("lv", "Latvian", []), "ms": ("ms", "Malay", []), "nb": ("nb", "Norwegian Bokmål", ["no"]),
+    "nl": ("nl", "Dutch", []), "pl": ("pl", "Polish", []), "pt": ("pt", "Portuguese", []),
+    "ro": ("ro", "Romanian", []), "hr": ("sh", "Croatian, Bosnian and Serbian in Latin script (wordfreq's sh)",
+                                         ["bs", "sr-Latn", "sh"]),
+    "sk": ("sk", "Slovak", []), "sl": ("sl", "Slovenian", []), "sv": ("sv", "Swedish", []),
+    "tr": ("tr", "Turkish", []),
+}
+
+
+def update_readers(models: str, net: str, cfg: dict, exported: list[str]) -> list[str]:
+    """Points the other models that read ``../<net>/weights.safetensors`` at the exported network's shape
+    (``network`` block, ``labels``); returns their identifiers. Prints a warning for a model that reads another
+    ``latn-…`` network."""
+    updated = []
+    for name in sorted(os.listdir(models)):
+        path = os.path.join(models, name, "config.json")
+        if name in exported or not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            config = json.load(f)
+        weights = (config.get("network") or {}).get("weights", "")
+        if weights == f"../{net}/weights.safetensors":
+            config["network"] = {"weights": weights, **cfg, "precision": "int8"}
+            config["labels"] = charset.CHARACTERS
+            write_json(path, config)
+            updated.append(name)
+        elif weights.startswith("../latn-"):
+            print(f"warning: {name} reads {weights}, not the exported {net}: point its config.json at it by hand")
+    return updated
+
+
+def network_name(cfg: dict) -> str:
+    return f"latn-bilstm{cfg['hidden']}x{cfg['layers']}"
+
+
+def export_network(ck: dict, models: str) -> tuple[str, dict, int]:
+    """The shared network in 8 bits: its name, its config and the weights file's size."""
+    cfg = dict(ck["config"])
+    cfg.setdefault("head", "ctc")
+    name = network_name(cfg)
+    size = save_int8_network(checkpoint_weights(ck), models, name, f"""# {name}: the shared Latin-script network
+
+3 bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs after layer 1, a CTC head over
+the 260 characters of the latin set + blank, weights in 8 bits (`Training/inkrec_training/quantize.py`).
+Every Latin-script language model in `Models/` names this file in its `config.json`
+(`../{name}/weights.safetensors`) and adds its own language model; the manifest lists it under each of
+them with one checksum, so it is downloaded and stored once. Trained by `python3 -m inkrec_training latin train --charset latin
+--languages all` on UNIPEN (CC BY 4.0) and composed accented ink; see any language's MODEL_CARD.md.
+""")
+    return name, cfg, size
+
+
+TRAINING_NOTE = (
+    "Trained from the English network en-US 1.3 (its head grown to the latin set, new letters starting\n"
+    "  from their base letter) on real English ink mixed with composed accented ink of 26 languages:\n"
+    "  1.0, 75 minutes (2,698 updates, composed ink 45% of the mix); 1.1.0, 125 more minutes on this 2-core CPU\n"
+    "  (8,092 updates, one torch thread, learning rate 6e-4 in a cosine schedule, 45%) from the 1.0.1 weights\n"
+    "  (8-bit, dequantized: `latin train --init-from`); 1.2.0, 100 more minutes the same way from the 1.1.0 weights\n"
+    "  (9,666 updates, learning rate 5e-4, composed ink 35% of the mix: `latin train --init-from\n"
+    "  Models/latn-bilstm96x3/weights.safetensors --charset latin --languages all --mix-languages 0.35 --minutes 100\n"
+    "  --lr 5e-4 --warmup-steps 0`); the moving average of the weights exported. 1.3.0: the mean of two\n"
+    "  95-minute continuations of 1.2.0's weights (`python3 -m inkrec_training latin train average`), each one torch thread and\n"
+    "  learning rate 5e-4: one trained as 1.2.0 was (8,088 updates), one with smooth elastic warps and\n"
+    "  per-stroke jitter on 70% of the inks (`--warp 0.7`, 9,905 updates); their moving averages averaged.")
+
+
+def model_card(identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int, weights_bytes: int,
+               history: list, version: str, training_note: str = TRAINING_NOTE) -> str:
+    last = history[-1] if history else {}
+    hist = (f"At the end of training (step {last.get('step')}), greedy on held-out writers: English words CER "
+            f"{last.get('ema_cer', last.get('cer', float('nan'))):.3f}, word accuracy "
+            f"{last.get('ema_word_acc', last.get('word_acc', float('nan'))):.3f}; composed accented words of 26 "
+            f"languages CER {last.get('lang_cer', float('nan')):.3f}, word accuracy {last.get('lang_word_acc', float('nan')):.3f}."
+            if last else "")
+    hist = f"\n  {hist}" if hist else ""  # an averaged network (latin train average) has no history of its own
+    return f"""# Model card: {identifier} ({english})
+
+Handwriting recognizer for {english}, version {version}: the shared Latin-script network `{net}` with
+a character language model of its own, for the DigitalInk engine.
+
+## What is real and what is composed
+- **Real ink**: English only. UNIPEN train_r01_v07 (International Unipen Foundation, CC BY 4.0): words,
+  free-text lines and isolated characters of the training writers (10% of writers held out).
+- **Composed ink** (nobody wrote {english} for this model): accented letters made from real English
+  ink by drawing each diacritic as a stroke of the writer's pen (`Training/inkrec_training/accents.py`,
+  pictures in `Docs/composer.md`): on letters located in real words by forced alignment, on words of
+  26 languages built from one writer's isolated characters, and on running text drawn in single-stroke
+  Hershey fonts (`hershey-fonts`, PyPI; the fonts are public domain). **Every {english} figure in this card
+  comes from composed ink**; no real {english} handwriting was available to measure it.
+- **Language model**: `lm.bin` ({lm_bytes / 1e6:.2f} MB, INKLM2, `python3 -m inkrec_training latin lm --language {code}`):
+  character n-grams over running text modelled from wordfreq's {code} word frequencies (wordfreq data
+  CC BY-SA 4.0, code Apache-2.0), with the casing, quotation marks and punctuation of running text.
+- No research-only data (IAM-OnDB, CASIA, …) is used.
+
+## Network (shared)
+- `../{net}/weights.safetensors` ({weights_bytes / 1e6:.2f} MB, shared by every Latin model): features
+  `{FEATURE_SCHEME}`, {cfg['layers']} bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs
+  after layer 1, a CTC head over 260 characters + blank; 8-bit weights with a scale per row (activations
+  quantized per frame), `config.json` `precision: int8`.
+- {training_note}{hist}
+- Vietnamese is not covered (its stacked diacritics and ơ ư are not in the character set).
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--checkpoint", required=True)
+    ap.add_argument("--lm-dir", required=True)
+    ap.add_argument("--models", default=os.path.join(ROOT, "Models"))
+    ap.add_argument("--languages", default="", help="comma-separated identifiers (default: all of LANGUAGE_MODELS)")
+    ap.add_argument("--version", default="1.0.1")
+    ap.add_argument("--training-note", default=TRAINING_NOTE, help="how the network was trained, for the cards")
+    ap.add_argument("--decoder-weights", help="JSON file {identifier: {\"lmWeight\": w, \"insertionBonus\": b}}: "
+                    "per-language decoder weights (chosen on the tuning writers, latin evaluate languages --sweep) "
+                    "instead of --lm-weight and --insertion-bonus")
+    ap.add_argument("--lm-weight", type=float, default=1.1)
+    ap.add_argument("--insertion-bonus", type=float, default=1.5)
+    ap.add_argument("--end-weight", type=float, default=1.0)
+    ap.add_argument("--beam-width", type=int, default=64)
+    ap.add_argument("--beam-threshold", type=float, default=16.0,
+                    help="drop prefixes ranked more than this below the best after each frame (0: none); 16 read "
+                         "the tuning words of eight languages as no threshold, 12 did not")
+    args = ap.parse_args()
+    charset.select("latin")
+    ck = torch.load(args.checkpoint, weights_only=False, map_location="cpu")
+    net, cfg, weights_bytes = export_network(ck, args.models)
+    ids = args.languages.split(",") if args.languages else list(LANGUAGE_MODELS)
+    history = ck["state"].get("history", [])
+    per_language = {}
+    if args.decoder_weights:
+        with open(args.decoder_weights, encoding="utf-8") as f:
+            per_language = json.load(f)
+    for ident in ids:
+        code, english, aliases = LANGUAGE_MODELS[ident]
+        out = os.path.join(args.models, ident)
+        os.makedirs(out, exist_ok=True)
+        lm_src = os.path.join(args.lm_dir, f"{code}.bin")
+        shutil.copyfile(lm_src, os.path.join(out, "lm.bin"))
+        config = {
+            "formatVersion": 1, "identifier": ident, "kind": "text",
+            "features": {"scheme": FEATURE_SCHEME, "stepsPerLineHeight": STEPS_PER_LINE_HEIGHT},
+            "network": {"weights": f"../{net}/weights.safetensors", **cfg, "precision": "int8"},
+            "labels": charset.CHARACTERS, "blankIndex": charset.BLANK,
+            "decoder": {"languageModel": "lm.bin",
+                        "lmWeight": per_language.get(ident, {}).get("lmWeight", args.lm_weight),
+                        "insertionBonus": per_language.get(ident, {}).get("insertionBonus", args.insertion_bonus),
+                        "beamWidth": args.beam_width, "endWeight": args.end_weight,
+                        **({"beamThreshold": args.beam_threshold} if args.beam_threshold else {})},
+        }
+        write_json(os.path.join(out, "config.json"), config)
+        write_json(os.path.join(out, "model.json"),
+                   {"identifier": ident, "aliases": aliases, "version": args.version, "kind": "text", "network": net,
+                    "license": "CC-BY-SA-4.0",
+                    "description": f"{english} (Latin script): the shared Latin network, trained on UNIPEN (CC BY 4.0) "
+                                   f"and composed accented ink, with a {code} language model from wordfreq (CC BY-SA 4.0)"})
+        # The figures latin evaluate languages --card wrote stay.
+        write_card(os.path.join(out, "MODEL_CARD.md"), model_card(ident, english, code, net, cfg, os.path.getsize(lm_src),
+                                                                  weights_bytes, history, args.version, args.training_note),
+                   keep_from="<!-- languages:")
+        print(f"{ident}: lm {os.path.getsize(lm_src)} bytes")
+    for ident in update_readers(args.models, net, cfg, ids):
+        print(f"{ident}: network block and labels updated (it reads {net} too; its LM, decoder and card stay)")
+    write_manifest(args.models)
+    print(f"{net}: {weights_bytes} bytes, {len(ids)} language models")
+
+
+if __name__ == "__main__":
+    main()

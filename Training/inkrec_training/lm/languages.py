@@ -1,0 +1,169 @@
+"""What the per-language LM builder needs to know of each Latin-script language.
+
+For every wordfreq language whose letters the ``"latin"`` character set holds: its own letters (beyond
+ASCII), the quotation marks of its running text, the elided words wordfreq splits off ("l'" in
+French), how its letters are uppercased (Turkish dotted and dotless i), and whether numbers use a
+decimal comma. ``alphabet(code)`` is the LM's alphabet: printable ASCII, the language's letters in both
+cases, and the typographic punctuation of its running text, in the latin set's order.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from inkrec_training import charset
+
+ASCII = [chr(c) for c in range(32, 127)]
+# Typographic punctuation any language's running text may use: apostrophe, dashes, ellipsis, €.
+COMMON_PUNCTUATION = "\u2019\u2013\u2014\u2026\u20ac"
+
+
+@dataclass(frozen=True)
+class Language:
+    name: str
+    letters: str                      # lowercase letters beyond ASCII (uppercase added)
+    quotes: tuple[str, str]           # the running text's quotation marks (open, close)
+    extra: str = ""                   # more characters (punctuation, signs)
+    elided: tuple[str, ...] = ()      # words wordfreq splits off before an apostrophe ("l" of "l'homme")
+    decimal_comma: bool = True        # 3,14 and 1.000 (False: 3.14 and 1,000)
+    currency: str = "\u20ac"
+    turkish_i: bool = False           # i -> İ and ı -> I when uppercasing
+    capitalized_mid: float = 0.12     # share of Capitalized words inside a sentence
+    notes: str = ""
+
+
+_FR_ELIDED = ("l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu", "presqu")
+
+LANGUAGES: dict[str, Language] = {
+    "ca": Language("Catalan", "àçèéíïòóúü", ("\u00ab", "\u00bb"), extra="\u00b7", elided=("l", "d", "m", "n", "s", "t")),
+    "cs": Language("Czech", "áčďéěíňóřšťúůýž", ("\u201e", "\u201c")),
+    "da": Language("Danish", "æøåé", ("\u00bb", "\u00ab")),
+    "de": Language("German", "äöüß", ("\u201e", "\u201c"), extra="\u201a\u2018", capitalized_mid=0.30,
+                   notes="wordfreq's words are lowercased, so nouns cannot be told apart: 30% of words inside a "
+                         "sentence are Capitalized"),
+    "en": Language("English", "àâäçèéêëîïñôöûüœæ", ("\u201c", "\u201d"), extra="\u2018\u00a3", decimal_comma=False,
+                   currency="$"),
+    "es": Language("Spanish", "áéíñóúü", ("\u00ab", "\u00bb"), extra="\u00a1\u00bf\u201c\u201d"),
+    "fi": Language("Finnish", "äöåšž", ("\u201d", "\u201d")),
+    "fil": Language("Filipino", "ñ", ("\u201c", "\u201d"), decimal_comma=False, currency="\u20b1"),
+    "fr": Language("French", "àâæçéèêëîïôœùûüÿ", ("\u00ab ", " \u00bb"), elided=_FR_ELIDED),
+    "hu": Language("Hungarian", "áéíóöőúüű", ("\u201e", "\u201d")),
+    "id": Language("Indonesian", "", ("\u201c", "\u201d"), currency="Rp"),
+    "is": Language("Icelandic", "áðéíóúýþæö", ("\u201e", "\u201c")),
+    "it": Language("Italian", "àèéìíîòóùú", ("\u00ab", "\u00bb"), elided=("l", "d", "c")),
+    "lt": Language("Lithuanian", "ąčęėįšųūž", ("\u201e", "\u201c")),
+    "lv": Language("Latvian", "āčēģīķļņšūž", ("\u201e", "\u201d")),
+    "ms": Language("Malay", "", ("\u201c", "\u201d"), decimal_comma=False, currency="RM"),
+    "nb": Language("Norwegian Bokmål", "æøåé", ("\u00ab", "\u00bb")),
+    "nl": Language("Dutch", "áéèëïóöü", ("\u201c", "\u201d"), extra="\u2018"),
+    "pl": Language("Polish", "ąćęłńóśźż", ("\u201e", "\u201d"), extra="\u00ab\u00bb"),
+    "pt": Language("Portuguese", "áâãàçéêíóôõú", ("\u201c", "\u201d"), extra="\u00ab\u00bb"),
+    "ro": Language("Romanian", "ăâîșț", ("\u201e", "\u201d"), extra="\u00ab\u00bb"),
+    "sh": Language("Serbo-Croatian (Latin)", "čćđšž", ("\u201e", "\u201c")),
+    "sk": Language("Slovak", "áäčďéíĺľňóôŕšťúýž", ("\u201e", "\u201c")),
+    "sl": Language("Slovenian", "čšžćđ", ("\u201e", "\u201c")),
+    "sv": Language("Swedish", "åäöé", ("\u201d", "\u201d")),
+    "tr": Language("Turkish", "çğıöşüâîİ", ("\u201c", "\u201d"), turkish_i=True, currency="\u20ba"),
+}
+
+# Letters wordfreq spells in an older or other form, written the language's way (Romanian s and t
+# with a cedilla are the comma-below letters).
+NORMALIZE = {"ro": {"\u015f": "\u0219", "\u0163": "\u021b", "\u015e": "\u0218", "\u0162": "\u021a"}}
+
+
+# wordfreq casefolds ß to ss. German (not Swiss) spelling gets it back where it is certain: after a
+# diphthong or ie (heißen, außen, schließen), and in these frequent stems after a long vowel.
+ESZETT_STEMS = ("gross", "gröss", "strasse", "fuss", "spass", "gruss", "grüss", "bloss", "süss", "stoss", "stöss",
+                "mässig", "massnahme", "massstab", "gemäss", "mass", "grösse")
+
+
+def restore_eszett(word: str) -> str:
+    """``word`` (casefolded German) with ß for ss where standard German spelling certainly has it."""
+    if "ss" not in word:
+        return word
+    out = re.sub(r"(ei|ai|au|äu|eu|ie)ss", r"\1ß", word)
+    for stem in ESZETT_STEMS:
+        if word.startswith(stem) and not (stem == "mass" and word.startswith(("masse", "massiv", "massen"))):
+            out = stem.replace("ss", "ß") + out[len(stem):]
+            break
+    return out
+
+
+def upper(code: str, text: str) -> str:
+    if LANGUAGES[code].turkish_i:
+        text = text.replace("i", "\u0130").replace("\u0131", "I")
+    return text.upper()
+
+
+def alphabet(code: str, no_eszett: bool = False) -> list[str]:
+    """The LM alphabet of ``code``: ASCII, its letters in both cases, its punctuation and signs, in the
+    latin character set's order (characters the set lacks are left out)."""
+    lang = LANGUAGES[code]
+    letters = set(lang.letters)
+    if no_eszett:
+        letters.discard("\u00df")
+    wanted = set(ASCII) | letters | {upper(code, c) for c in letters if len(upper(code, c)) == 1}
+    wanted |= set("".join(lang.quotes).strip()) | set(lang.extra) | set(COMMON_PUNCTUATION) | set(lang.currency)
+    wanted.discard(" ")
+    wanted.add(" ")
+    return [c for c in charset.LATIN if c in wanted]
+
+
+def vocabulary(code: str, n: int, no_eszett: bool = False, typographic_apostrophe: float = 0.3):
+    """(words, frequencies) of the ``n`` most frequent wordfreq words of ``code`` written in its alphabet
+    (words with other characters, digits, '.' or '_' left out; elided words get their apostrophe; a
+    word with an apostrophe also appears with ’ for ``typographic_apostrophe`` of its frequency)."""
+    import wordfreq
+    lang = LANGUAGES[code]
+    chars = set(alphabet(code, no_eszett))
+    norm = NORMALIZE.get(code, {})
+    merged: dict[str, float] = {}
+    for w in wordfreq.top_n_list(code, n):
+        f = wordfreq.word_frequency(w, code)
+        if f <= 0:
+            continue
+        w = "".join(norm.get(c, c) for c in w)
+        if no_eszett:
+            w = w.replace("\u00df", "ss")
+        elif code == "de":
+            w = restore_eszett(w)
+        if w in lang.elided:
+            w += "'"
+        if any(c.isdigit() for c in w) or "." in w or "_" in w or not all(c in chars for c in w):
+            continue
+        if not all(c in chars for c in upper(code, w)) and not all(c in chars for c in w[:1].upper()):
+            continue
+        merged[w] = merged.get(w, 0.0) + f
+    words, freqs = [], []
+    for w, f in merged.items():
+        if "'" in w and typographic_apostrophe > 0:
+            words += [w, w.replace("'", "\u2019")]
+            freqs += [f * (1 - typographic_apostrophe), f * typographic_apostrophe]
+        else:
+            words.append(w)
+            freqs.append(f)
+    return words, freqs
+
+
+def separators(code: str, base_seps, base_ends, own_quotes: float = 0.7):
+    """The English separators and text endings (``RunningTextModel.SEPS`` / ``ENDS``) with the
+    language's quotation marks for ``own_quotes`` of each quote (ASCII " for the rest), plus the
+    typographic dash and ellipsis, and Spanish ¿ ¡."""
+    lang = LANGUAGES[code]
+    open_q, close_q = lang.quotes
+
+    def localize(items):
+        out = []
+        for s, w in items:
+            if '"' not in s:
+                out.append((s, w))
+                continue
+            own = (" " + open_q) if s.startswith(' "') else s.replace('"', close_q)
+            out += [(own, w * own_quotes), (s, w * (1 - own_quotes))]
+        return out
+
+    seps = localize(base_seps) + [(" \u2013 ", 0.002), ("\u2026 ", 0.0005)]
+    ends = localize(base_ends) + [("\u2026", 0.002)]
+    if code == "es":
+        seps += [(" \u00bf", 0.003), (" \u00a1", 0.002)]
+    return seps, ends
