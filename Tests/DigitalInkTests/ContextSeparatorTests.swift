@@ -89,8 +89,8 @@ struct ContextSeparatorTests {
         let spaced = decoder(contextSeparator: nil), unspaced = decoder(contextSeparator: "")
         #expect(texts(spaced, "world", preContext: "hello", options: Self.options(contextSeparator: "")).allSatisfy { !$0.hasPrefix(" ") })
         #expect(texts(unspaced, "world", preContext: "hello", options: Self.options(contextSeparator: " ")).first == " world")
-        #expect(decoder(contextSeparator: "").configuration.contextSeparator(options: Self.options(contextSeparator: " ")) == " ")
-        #expect(decoder(contextSeparator: "").configuration.contextSeparator(options: Self.options()) == "")
+        #expect(decoder(contextSeparator: "").beamSearch.configuration.contextSeparator(options: Self.options(contextSeparator: " ")) == " ")
+        #expect(decoder(contextSeparator: "").beamSearch.configuration.contextSeparator(options: Self.options()) == "")
     }
 
     @Test("a separator the model cannot write, or of more than one character, is never put before a candidate")

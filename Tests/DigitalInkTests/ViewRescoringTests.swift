@@ -56,7 +56,7 @@ struct ViewRescoringTests {
         let (ink, _) = Fixtures.ink(s["ink"]!)
         for view in s["views"] as! [[String: Any]] {
             let factor = (view["factor"] as! NSNumber).doubleValue
-            let stretched = ViewRescorer.stretched(ink, by: factor)
+            let stretched = ViewReader.stretched(ink, by: factor)
             #expect(stretched.strokes[0].points[3].x == ink.strokes[0].points[3].x * Float(factor))
             #expect(stretched.strokes[1].points.map(\.y) == ink.strokes[1].points.map(\.y))
             let got = try FeatureExtractor(scheme: .resampledV2).features(for: stretched)
@@ -118,8 +118,8 @@ struct ViewRescoringTests {
             #expect(after.map(\.score) == before.map(\.score))
             return (before.count, [])
         }
-        let (output, _) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
-        let views = try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: options)
+        let (output, _) = try NetworkReader(model: model).read(ink, writingArea: nil)
+        let views = try #require(ViewReader(model: model, options: options)).outputs(ink, writingArea: nil)
         #expect(views.count == rescoring.stretches.count)
         let top = before.prefix(rescoring.candidates ?? ModelConfiguration.ViewRescoring.defaultCandidates)
         let separator = model.symbolOfCharacter[" "]
@@ -165,12 +165,12 @@ struct ViewRescoringTests {
         var kinds: Set<Bool> = []
         for name in ["hello.json", "argument.json", "digits.json", "line.json", "there.json"] {
             let ink = try sample(name).ink
-            let (output, _) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
+            let (output, _) = try NetworkReader(model: model).read(ink, writingArea: nil)
             let beam = model.decoder.candidates(for: output, context: RecognitionContext(), options: recognizer.options)
             let reads = Counter()
             let views = InkViews { () throws(DigitalInkError) in
                 reads.add()
-                return try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: recognizer.options)
+                return try ViewReader(model: model, options: recognizer.options)?.outputs(ink, writingArea: nil) ?? []
             }
             let got = try model.decoder.candidates(for: output, views: views, context: RecognitionContext(), options: recognizer.options)
             let close = beam.count > 1 && beam[0].score - beam[1].score < margin

@@ -13,7 +13,9 @@
 /// small marks such as i-dots attached to the letter below them) and where it fails (heavily
 /// overlapping lines) is described in the "Pages" section of the README.
 public enum InkLayout {
-    /// One text line of a page.
+    /// One text line of a page: where it is (its strokes and its box), found from the geometry
+    /// alone. ``PageRecognitionResult/Line`` is the same line once recognized: where it is and what it
+    /// says (its candidates).
     public struct Line: Sendable, Hashable, Codable {
         /// The indices of the line's strokes in the ink, in reading order: word clusters from left
         /// to right, writing order inside each (a word written later to the left of others moves to
@@ -34,8 +36,6 @@ public enum InkLayout {
     /// - Complexity: O(n log n + n · L) for n strokes and L lines.
     public static func lines(of ink: Ink) throws(DigitalInkError) -> [Line] {
         try ink.validate()
-        return try LineSegmenter(maxLines: maxLines).lines(of: ink).map {
-            Line(strokeIndices: $0.strokes, boundingBox: BoundingBox(strokes: $0.strokes, of: ink))
-        }
+        return try LineSegmenter(maxLines: maxLines).lines(of: ink)
     }
 }

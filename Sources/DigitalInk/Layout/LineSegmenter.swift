@@ -39,18 +39,18 @@ struct LineSegmenter: Sendable {
 
     enum ReadingOrder: Sendable { case leftToRight }
 
-    /// One line: the indices of its strokes (into the ink) in reading order.
-    struct Line: Sendable, Hashable {
-        var strokes: [Int]
+    /// The lines of `ink`, top to bottom, each with its strokes in reading order
+    /// (``InkLayout/Line``). Empty strokes belong to no line; an ink without points has no lines.
+    func lines(of ink: Ink) throws(DigitalInkError) -> [InkLayout.Line] {
+        try strokeGroups(of: ink).map { InkLayout.Line(strokeIndices: $0, boundingBox: BoundingBox(strokes: $0, of: ink)) }
     }
 
-    /// The lines of `ink`, top to bottom. Empty strokes belong to no line; an ink without points has
-    /// no lines.
-    func lines(of ink: Ink) throws(DigitalInkError) -> [Line] {
+    /// The stroke indices of each line of `ink`, top to bottom, in reading order inside each.
+    private func strokeGroups(of ink: Ink) throws(DigitalInkError) -> [[Int]] {
         let boxes = ink.strokes.map(StrokeGeometry.init)
         let present = boxes.indices.filter { !boxes[$0].isEmpty }
         guard !present.isEmpty else { return [] }
-        if present.count == 1 { return [Line(strokes: present)] }
+        if present.count == 1 { return [present] }
 
         let angle = Self.skew(boxes, present)
         let (c, s) = (cos(angle), sin(angle))
@@ -119,7 +119,7 @@ struct LineSegmenter: Sendable {
         let middle = present.reduce(0.0) { $0 + frame[$1]!.centerX } / Double(present.count)
         let keyed = lines.map { (center: $0.predictedCenter(at: middle), first: $0.strokes.min()!, line: $0) }
             .sorted { ($0.center, $0.first) < ($1.center, $1.first) }
-        return keyed.map { Line(strokes: Self.readingOrder($0.line, frame: frame, scale: h)) }
+        return keyed.map { Self.readingOrder($0.line, frame: frame, scale: h) }
     }
 
     // MARK: - Steps

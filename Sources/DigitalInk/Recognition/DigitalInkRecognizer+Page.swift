@@ -66,9 +66,10 @@ extension DigitalInkRecognizer {
     /// Reads the page line by line, handing each line to `ready` (in order) as it is decoded, and
     /// returns them all.
     ///
-    /// The page's flow: segmentation (``LineSegmenter``) → for each line, features, network and views
-    /// on the compute threads, at most `lookahead` lines beyond the one being decoded → decoding in
-    /// reading order, each line under the contexts the line above gives it → alignment, with the
+    /// The page's flow: segmentation (``LineSegmenter``) → for each line, the line pipeline
+    /// (``LinePipeline``): its features, network and views (``LinePipeline/read(_:)``) on the compute
+    /// threads, at most `lookahead` lines beyond the one being decoded, then its decoding and alignment
+    /// in reading order, under the contexts the line above gives it (``LineContextChain``), with the
     /// segments in the page's stroke indices.
     func readPage(_ ink: Ink, context: RecognitionContext,
                   ready: (PageRecognitionResult.Line) -> Void) async throws -> [PageRecognitionResult.Line] {
@@ -81,7 +82,7 @@ extension DigitalInkRecognizer {
         let options = self.options
         let pool = self.pool
         let lines = try await pool.runCancellable { () throws(DigitalInkError) in try LineSegmenter().lines(of: ink) }
-        let inks = lines.map { line in Ink(strokes: line.strokes.map { ink.strokes[$0] }) }
+        let inks = lines.map { line in Ink(strokes: line.strokeIndices.map { ink.strokes[$0] }) }
         let lookahead = 2 * pool.threadCount
 
         var chain = LineContextChain(page: context, separator: model.configuration.contextSeparator(options: options),
@@ -90,13 +91,15 @@ extension DigitalInkRecognizer {
         try await withThrowingTaskGroup(of: (Int, Result<LineOutput, any Error>).self) { group in
             // The network for a line (and its views), on a compute thread. The views are read for every
             // line, also one whose decoder will not use them (its best candidates far apart), since
-            // which those are is known only when the line above has been decoded.
+            // which those are is known only when the line above has been decoded. (Each closure makes its
+            // `LinePipeline` from `model` and `options`: with one pipeline captured from outside the task
+            // group, Swift 6.3's optimizer garbled the line numbers the tasks return.)
             func start(_ k: Int) {
                 let lineInk = inks[k]
                 group.addTask {
                     do {
                         return (k, .success(try await pool.runCancellable { () throws(DigitalInkError) in
-                            try LineOutput(lineInk, model: model, options: options)
+                            try LinePipeline(model: model, options: options).read(lineInk)
                         }))
                     } catch {
                         return (k, .failure(error))
@@ -114,20 +117,18 @@ extension DigitalInkRecognizer {
 
                 let contexts = chain.contexts(isLast: k == lines.count - 1)
                 let lineInk = inks[k]
-                let strokeIndices = line.strokes
+                let strokeIndices = line.strokeIndices
                 let candidates: [DigitalInkRecognitionCandidate] = output.network.rows == 0 ? [] : try await pool.runCancellable {
                     () throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] in
                     // Segments in the page's stroke indices (the coordinates are the page's already).
-                    let aligned = Self.align(try model.decoder.candidates(for: output.network, views: InkViews(outputs: output.views),
-                                                                          eitherOf: contexts, options: options),
-                                             output: output.network, origins: output.origins, ink: lineInk, model: model)
-                    return aligned.map { (c: DigitalInkRecognitionCandidate) -> DigitalInkRecognitionCandidate in
+                    try LinePipeline(model: model, options: options).candidates(for: output.network, origins: output.origins, views: InkViews(outputs: output.views),
+                                            eitherOf: contexts, ink: lineInk).map { c in
                         var c = c
                         c.segments = c.segments?.mappingStrokes(strokeIndices)
                         return c
                     }
                 }
-                let entry = PageRecognitionResult.Line(strokeIndices: line.strokes, boundingBox: BoundingBox(strokes: line.strokes, of: ink),
+                let entry = PageRecognitionResult.Line(strokeIndices: line.strokeIndices, boundingBox: line.boundingBox,
                                                        candidates: candidates)
                 chain.append(entry.text)
                 result.append(entry)
@@ -135,55 +136,5 @@ extension DigitalInkRecognizer {
             }
         }
         return result
-    }
-}
-
-/// A page line's network output: log-probabilities, frame origins and the views' outputs (none for
-/// a line without points).
-struct LineOutput: Sendable {
-    var network: FeatureMatrix
-    var origins: [FeatureExtractor.FrameOrigin]?
-    var views: [FeatureMatrix]
-
-    init(_ ink: Ink, model: LoadedModel, options: DigitalInkRecognizerOptions) throws(DigitalInkError) {
-        (network, origins) = try DigitalInkRecognizer.networkOutput(ink, writingArea: nil, model: model)
-        views = network.rows == 0 ? [] : try ViewRescorer.viewOutputs(ink, writingArea: nil, model: model, options: options)
-    }
-}
-
-/// The contexts each line of a page is read under, from the text of the lines above it.
-///
-/// The first line (and any line with no text-bearing line above) is read after the page's
-/// pre-context; a line below one with text is read both after that line's text plus the separator
-/// (prior `continuation`) and afresh (prior `1 − continuation`). The page's post-context follows
-/// its last line only.
-struct LineContextChain: Sendable {
-    private var preContext: String
-    private var hasLineAbove = false
-    private let postContext: String
-    private let separator: String
-    private let continuation: Float
-
-    init(page: RecognitionContext, separator: String, continuation: Float) {
-        preContext = page.preContext
-        postContext = page.postContext
-        self.separator = separator
-        self.continuation = continuation
-    }
-
-    /// The contexts of the next line, with their priors.
-    func contexts(isLast: Bool) -> [(context: RecognitionContext, prior: Float)] {
-        let post = isLast ? postContext : ""
-        return !hasLineAbove
-            ? [(RecognitionContext(preContext: preContext, postContext: post), Float(1))]
-            : [(RecognitionContext(preContext: preContext, postContext: post), continuation),
-               (RecognitionContext(preContext: "", postContext: post), 1 - continuation)]
-    }
-
-    /// Records the text read on a line (an empty line leaves the chain as it is).
-    mutating func append(_ text: String) {
-        guard !text.isEmpty else { return }
-        hasLineAbove = true
-        preContext = text + separator
     }
 }

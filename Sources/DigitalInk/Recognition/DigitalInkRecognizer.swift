@@ -1,4 +1,3 @@
-import _InkKernels
 import Foundation
 
 /// Recognizes handwriting (or shapes) with one model.
@@ -124,43 +123,12 @@ public final class DigitalInkRecognizer: Sendable {
         }
     }
 
-    /// The pipeline: features → network → the model's decoder (which, where the model rescores with
-    /// views and its best candidates are close, has the network read the ink's stretched copies).
+    /// One ink through the line pipeline (``LinePipeline``): features → network → the model's decoder
+    /// (which, where the model rescores with views and its best candidates are close, has the network
+    /// read the ink's stretched copies) → alignment.
     static func recognize(_ ink: Ink, context: RecognitionContext, model: LoadedModel,
                           options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognitionResult {
-        let (output, origins) = try networkOutput(ink, writingArea: context.writingArea, model: model)
-        guard output.rows > 0 else { return DigitalInkRecognitionResult(candidates: []) }
-        // The views are read only if the decoder asks (its best candidates are close).
-        let views = InkViews { () throws(DigitalInkError) in
-            try ViewRescorer.viewOutputs(ink, writingArea: context.writingArea, model: model, options: options)
-        }
-        let candidates = try model.decoder.candidates(for: output, views: views, context: context, options: options)
-        return DigitalInkRecognitionResult(candidates: align(candidates, output: output, origins: origins, ink: ink, model: model))
-    }
-
-    /// Text candidates with their segments (classifier candidates as they are).
-    static func align(_ candidates: [DigitalInkRecognitionCandidate], output: FeatureMatrix, origins: [FeatureExtractor.FrameOrigin]?,
-                      ink: Ink, model: LoadedModel) -> [DigitalInkRecognitionCandidate] {
-        guard model.configuration.modelKind == .text, let origins else { return candidates }
-        return CandidateAligner(model: model).align(candidates, output: output, origins: origins, ink: ink)
-    }
-
-    /// Features and network: the log-probabilities for `ink` (0 rows for an ink without points) and,
-    /// for a text model when `origins` is true, the origin of each input frame. Throws for an ink too
-    /// long for its size, and for a network whose output is not finite.
-    static func networkOutput(_ ink: Ink, writingArea: WritingArea?, model: LoadedModel,
-                              origins wantOrigins: Bool = true) throws(DigitalInkError) -> (FeatureMatrix, [FeatureExtractor.FrameOrigin]?) {
-        var origins: [FeatureExtractor.FrameOrigin]? = model.configuration.modelKind == .text && wantOrigins ? [] : nil
-        let features = try model.features.features(for: ink, writingArea: writingArea, origins: &origins)
-        guard features.rows > 0 else { return (features, origins) }
-        let logProbs = model.network.logProbabilities(features)
-        // Overflowing weights: never NaN scores. (In C: with thousands of classes, `allSatisfy(\.isFinite)`
-        // over every log-probability was 8% of a line's recognition.)
-        guard logProbs.values.withUnsafeBufferPointer({ ink_all_finite($0.baseAddress, $0.count) != 0 }) else {
-            throw .modelCorrupt(file: model.configuration.network.weights,
-                                reason: "the network's output for this ink is not finite (weights out of range)")
-        }
-        return (logProbs, origins)
+        try LinePipeline(model: model, options: options).recognize(ink, context: context)
     }
 
     /// The loaded model (loading it on first use).

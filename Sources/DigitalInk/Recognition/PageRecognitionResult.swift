@@ -1,7 +1,8 @@
 /// The result of ``DigitalInkRecognizer/recognizePage(_:context:)``: the page's lines, top to bottom
 /// (``DigitalInkRecognizer/recognizePageLines(_:context:)`` gives the same lines one by one).
 public struct PageRecognitionResult: Sendable, Hashable, Codable {
-    /// One line of the page.
+    /// One line of the page, recognized: where it is (as ``InkLayout/Line`` gives it: its strokes in
+    /// reading order and its box) and what it says (its candidates).
     public struct Line: Sendable, Hashable, Codable {
         /// The indices of the line's strokes in the ink that was recognized, in the order they were
         /// read (reading order, which may differ from writing order).

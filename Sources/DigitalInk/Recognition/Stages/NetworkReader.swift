@@ -1,0 +1,36 @@
+import _InkKernels
+
+/// The features and network stages: an ink becomes frames (``FeatureExtractor``), and the frames the
+/// network's per-frame log-probabilities (``RecognitionNetwork``). Internal.
+struct NetworkReader: Sendable {
+    let features: FeatureExtractor
+    let network: RecognitionNetwork
+    /// Whether the model reads text (only a text model's frames have origins to align with).
+    let readsText: Bool
+    /// The weights file, named when the output is not finite.
+    let weightsFile: String
+
+    init(model: LoadedModel) {
+        features = model.features
+        network = model.network
+        readsText = model.configuration.modelKind == .text
+        weightsFile = model.configuration.network.weights
+    }
+
+    /// The log-probabilities for `ink` (0 rows for an ink without points) and, for a text model when
+    /// `origins` is true, the origin of each input frame. Throws for an ink too long for its size,
+    /// and for a network whose output is not finite.
+    func read(_ ink: Ink, writingArea: WritingArea?,
+              origins wantOrigins: Bool = true) throws(DigitalInkError) -> (FeatureMatrix, [FeatureExtractor.FrameOrigin]?) {
+        var origins: [FeatureExtractor.FrameOrigin]? = readsText && wantOrigins ? [] : nil
+        let frames = try features.features(for: ink, writingArea: writingArea, origins: &origins)
+        guard frames.rows > 0 else { return (frames, origins) }
+        let logProbs = network.logProbabilities(frames)
+        // Overflowing weights: never NaN scores. (In C: with thousands of classes, `allSatisfy(\.isFinite)`
+        // over every log-probability was 8% of a line's recognition.)
+        guard logProbs.values.withUnsafeBufferPointer({ ink_all_finite($0.baseAddress, $0.count) != 0 }) else {
+            throw .modelCorrupt(file: weightsFile, reason: "the network's output for this ink is not finite (weights out of range)")
+        }
+        return (logProbs, origins)
+    }
+}

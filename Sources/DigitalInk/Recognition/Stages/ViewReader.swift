@@ -1,0 +1,65 @@
+/// The extra reads of an ink that the view rescoring (``ModelConfiguration/ViewRescoring``) compares
+/// candidates under: the ink stretched horizontally by each factor, read through the network stages
+/// (``NetworkReader``). Internal.
+struct ViewReader: Sendable {
+    let reader: NetworkReader
+    /// The stretch factors, one view each.
+    let stretches: [Double]
+
+    /// The views of a recognition with `options` (nil where the model does not rescore with views).
+    init?(model: LoadedModel, options: DigitalInkRecognizerOptions) {
+        guard let rescoring = model.configuration.viewRescoring(options: options) else { return nil }
+        self.init(reader: NetworkReader(model: model), stretches: rescoring.stretches)
+    }
+
+    init(reader: NetworkReader, stretches: [Double]) {
+        self.reader = reader
+        self.stretches = stretches
+    }
+
+    /// `ink` with every x multiplied by `factor` (y and timestamps kept).
+    static func stretched(_ ink: Ink, by factor: Double) -> Ink {
+        let f = Float(factor)
+        return Ink(strokes: ink.strokes.map { stroke in
+            Stroke(points: stroke.points.map { p in
+                var p = p
+                p.x *= f
+                return p
+            })
+        })
+    }
+
+    /// The network's log-probabilities for each stretched view of `ink` that it can read: a view
+    /// that would be too long for the frame limit (the original was not) is left out.
+    func outputs(_ ink: Ink, writingArea: WritingArea?) throws(DigitalInkError) -> [FeatureMatrix] {
+        var outputs: [FeatureMatrix] = []
+        for factor in stretches {
+            do {
+                let (output, _) = try reader.read(Self.stretched(ink, by: factor), writingArea: writingArea, origins: false)
+                if output.rows > 0 { outputs.append(output) }
+            } catch {
+                if case .invalidInk(.tooLong) = error { continue }
+                throw error
+            }
+        }
+        return outputs
+    }
+}
+
+/// The views of one ink as a decoder receives them: read when it first asks (never, for an ink its
+/// beam is sure of), or already read (a page reads every line's views concurrently beforehand).
+struct InkViews {
+    private let read: () throws(DigitalInkError) -> [FeatureMatrix]
+
+    /// No views (a model that does not rescore with them, or a test of the beam alone).
+    static var none: InkViews { InkViews(outputs: []) }
+
+    /// Views read by `read` (``ViewReader/outputs(_:writingArea:)``) when asked for.
+    init(reading read: @escaping () throws(DigitalInkError) -> [FeatureMatrix]) { self.read = read }
+
+    /// Views already read.
+    init(outputs: [FeatureMatrix]) { self.read = { outputs } }
+
+    /// The network's log-probabilities for each view (empty: none).
+    func outputs() throws(DigitalInkError) -> [FeatureMatrix] { try read() }
+}
