@@ -19,8 +19,12 @@ Every tool is also a module with ``main()``, so ``python -m inkrec_training.fami
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
 import sys
 from dataclasses import dataclass, field
+
+from inkrec_training.paths import TRAINING
 
 COMMANDS = ("data", "train", "lm", "export", "evaluate", "tune", "report")
 
@@ -137,9 +141,6 @@ def run_tool(*words: str, **kwargs):
     """Runs ``python -m inkrec_training WORDS…`` in a process of its own (as a tool that must not share
     this process's state, e.g. its torch threads or its LM alphabet), with this package importable there
     wherever the caller's working directory is; ``kwargs`` go to ``subprocess.run``."""
-    import os
-    import subprocess
-    from inkrec_training.paths import TRAINING
     env = dict(kwargs.pop("env", None) or os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (TRAINING, env.get("PYTHONPATH", "")) if p)
     return subprocess.run([sys.executable, "-m", "inkrec_training", *words], env=env, **kwargs)

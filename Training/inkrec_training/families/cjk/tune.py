@@ -20,8 +20,8 @@ import shutil
 import tempfile
 
 from inkrec_training.engine import recognize_file
-from inkrec_training.paths import ROOT
 from inkrec_training.metrics import edit_distance  # noqa: E402
+from inkrec_training import engine
 
 
 def read_jsonl(path: str) -> list[dict]:
@@ -54,7 +54,7 @@ def main() -> None:
     ap.add_argument("--languages", default="zh-Hans,ja,zh-Hant")
     ap.add_argument("--lm-weights", default="0,0.1,0.2,0.3,0.5")
     ap.add_argument("--insertion-bonuses", default="0,1,2,3")
-    ap.add_argument("--inkrec", default=os.path.join(ROOT, ".build", "release", "inkrec"))
+    ap.add_argument("--inkrec", default=engine.DEFAULT_BINARY)
     ap.add_argument("--json", help="write every pair's figures here")
     args = ap.parse_args()
     langs = args.languages.split(",")

@@ -14,11 +14,11 @@ otherwise). The output is a checkpoint ``latin export``, ``latin report --candid
 from __future__ import annotations
 
 import argparse
-import os
 
 import torch
 
 from inkrec_training.export import checkpoint_weights  # noqa: E402
+from inkrec_training.trainer import save_atomic
 
 
 def average(checkpoints: list[dict], names: list[str]) -> dict:
@@ -50,8 +50,7 @@ def main():
         soup = average(cks, args.checkpoints)
     except ValueError as e:
         raise SystemExit(f"average_weights: {e}")
-    torch.save(soup, args.out + ".tmp")
-    os.replace(args.out + ".tmp", args.out)
+    save_atomic(soup, args.out)
     print(f"{args.out}: the mean of {len(cks)} checkpoints' weights")
 
 

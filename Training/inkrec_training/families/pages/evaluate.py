@@ -206,7 +206,7 @@ def main(argv=None):
     ap.add_argument("--max-lines", type=int, default=8)
     ap.add_argument("--pages-file", default=None, help="read pages (pages data output) instead of generating")
     ap.add_argument("--data-dir", default=data.DEFAULT_DATA)
-    ap.add_argument("--inkrec", default=os.path.join(ROOT, ".build", "release", "inkrec"), help="the built CLI")
+    ap.add_argument("--inkrec", default=engine.DEFAULT_BINARY, help="the built CLI")
     ap.add_argument("--model-directory", default=os.path.join(ROOT, "Models", "en-US"))
     ap.add_argument("--page-args", default="", help="extra arguments for the page run (space-separated)")
     ap.add_argument("--decoder-args", default="", help="extra arguments for both runs (e.g. --beam-width 32)")
