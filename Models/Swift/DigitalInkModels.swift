@@ -2,8 +2,9 @@ import DigitalInk
 import Foundation
 
 /// The models this package ships, as SwiftPM resources of the `DigitalInkModels` product: every
-/// model in `Models/manifest.json` (31 models: 27 Latin-script languages sharing one network, `ja`,
-/// `zh-Hans` and `zh-Hant` sharing another, and the shapes model `zxx-Zsym-x-shapes`).
+/// model in `Models/manifest.json` (32 models: 27 Latin-script languages sharing one network, Vietnamese
+/// `vi` on a network of its own, `ja`, `zh-Hans` and `zh-Hant` sharing another, and the shapes model
+/// `zxx-Zsym-x-shapes`).
 ///
 /// Link this product to have every shipped model inside your app or tool, found wherever the
 /// built program runs (no source tree, no download):

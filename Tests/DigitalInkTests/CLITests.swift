@@ -350,10 +350,11 @@ struct CLITests {
     }
 }
 
-@Suite("inkrec reads the composed samples of other Latin languages", .serialized)
+@Suite("inkrec reads the composed samples of other Latin-script languages", .serialized)
 struct CLILanguageTests {
-    @Test("--language picks a Latin model (the shared network is installed once); accented letters come out",
-          arguments: [("de", "Samples/composed-de.json"), ("pl", "Samples/composed-pl.json"), ("fr", "Samples/composed-fr.json")])
+    @Test("--language picks a Latin model (the shared network is installed once; vi has its own); accented letters come out",
+          arguments: [("de", "Samples/composed-de.json"), ("pl", "Samples/composed-pl.json"), ("fr", "Samples/composed-fr.json"),
+                      ("vi-VN", "Samples/composed-vi.json")])
     func languageSample(_ language: String, _ sample: String) async throws {
         let storage = try CLI.temporaryDirectory().path
         let label = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sample)))

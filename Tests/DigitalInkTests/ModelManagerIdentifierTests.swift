@@ -51,16 +51,17 @@ struct ModelManagerIdentifierTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Identifier].self, from: Data(#"["not a tag"]"#.utf8)) }
     }
 
+    /// A manifest entry named `tag` (with `aliases`) holding one placeholder file.
+    static func model(_ tag: String, _ aliases: [String] = []) -> ModelManifest.Model {
+        ModelManifest.Model(
+            identifier: try! Identifier(languageTag: tag),
+            aliases: aliases.map { try! Identifier(languageTag: $0) }, version: "1", license: "MIT",
+            files: [ModelManifest.File(path: "\(tag)/config.json", size: 1, sha256: String(repeating: "0", count: 64))])
+    }
+
     /// en-US (alias en), en-IN, fr-FR, sr-Cyrl (alias sr), sr-Latn, zh-Hans-CN, zh-Hant-TW, he, shapes.
     static let manifest: ModelManifest = {
-        let sha = String(repeating: "0", count: 64)
-        func model(_ tag: String, _ aliases: [String] = []) -> ModelManifest.Model {
-            ModelManifest.Model(
-                identifier: try! Identifier(languageTag: tag),
-                aliases: aliases.map { try! Identifier(languageTag: $0) }, version: "1", license: "MIT",
-                files: [ModelManifest.File(path: "\(tag)/config.json", size: 1, sha256: sha)])
-        }
-        return ModelManifest(models: [
+        ModelManifest(models: [
             model("en-US", ["en"]), model("en-IN"), model("fr-FR"), model("sr-Cyrl", ["sr"]), model("sr-Latn"),
             model("zh-Hans-CN"), model("zh-Hant-TW"), model("he"), model("zxx-Zsym-x-shapes"),
             model("es-ES", ["es"]), model("es-MX"), model("ar"), model("nb"), model("ms"),
@@ -84,6 +85,24 @@ struct ModelManagerIdentifierTests {
     func findsTheBestModel(_ tag: String, _ expected: String) throws {
         let found = try Identifier.from(languageTag: tag, in: Self.manifest)
         #expect(found?.languageTag == expected)
+    }
+
+    /// The models issue 39 names: Serbian in Cyrillic as `sr`, Serbian in Latin letters served by `hr` (aliases).
+    static let scriptsManifest: ModelManifest = {
+        ModelManifest(models: [
+            model("hr", ["bs", "sr-Latn", "sh"]), model("sr"), model("ru"), model("uk"), model("bg"), model("mk"),
+            model("el"), model("ko"), model("vi"),
+        ])
+    }()
+
+    @Test("Cyrillic, Greek, Korean and Vietnamese tags; sr alone is Cyrillic, sr-Latn (any region) stays with hr", arguments: [
+        ("ru-RU", "ru"), ("uk-UA", "uk"), ("bg-BG", "bg"), ("mk-MK", "mk"), ("el-GR", "el"), ("el-CY", "el"),
+        ("ko-KR", "ko"), ("ko-Kore-KR", "ko"), ("vi-VN", "vi"), ("sr", "sr"), ("sr-RS", "sr"), ("sr-Cyrl-RS", "sr"),
+        ("sr-Cyrl", "sr"), ("sr-Latn", "hr"), ("sr-Latn-RS", "hr"), ("sr-ME", "hr"), ("bs-BA", "hr"), ("sh", "hr"),
+        ("hr-HR", "hr"),
+    ])
+    func findsTheScriptModels(_ tag: String, _ expected: String) throws {
+        #expect(try Identifier.from(languageTag: tag, in: Self.scriptsManifest)?.languageTag == expected)
     }
 
     @Test(arguments: ["de", "de-DE", "zxx-Zsye-x-emoji", "zxx", "sr-Arab", "zh-Latn", "yue", "fil", "cmn-Latn"])
@@ -132,7 +151,7 @@ struct ModelManagerIdentifierTests {
         ("de", "de"), ("de-DE", "de"), ("de-AT", "de"), ("de-CH", "de-CH"), ("fr-CA", "fr"), ("fr-FR", "fr"),
         ("pt-BR", "pt"), ("pt-PT", "pt"), ("es-MX", "es"), ("es-419", "es"), ("hr", "hr"), ("bs", "hr"),
         ("sr-Latn", "hr"), ("sh", "hr"), ("no", "nb"), ("nb-NO", "nb"), ("nn", nil), ("tl", "fil"), ("fil-PH", "fil"),
-        ("pl-PL", "pl"), ("tr-TR", "tr"), ("is", "is"), ("vi", nil),
+        ("pl-PL", "pl"), ("tr-TR", "tr"), ("is", "is"), ("vi", "vi"), ("vi-VN", "vi"), ("vi-Latn-VN", "vi"),
     ] as [(String, String?)])
     func shippedLatinModels(_ tag: String, _ expected: String?) throws {
         let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
@@ -147,6 +166,31 @@ struct ModelManagerIdentifierTests {
         let networkFiles = latin.map { model in model.files.filter { $0.path.hasPrefix("latn-") } }
         #expect(networkFiles.allSatisfy { $0.count == 1 })
         #expect(Set(networkFiles.compactMap { $0.first?.sha256 }).count == 1)
+    }
+
+    @Test("vi reads a network of its own (the Latin letters and Vietnamese's), not the shared Latin file")
+    func vietnameseHasItsOwnNetwork() throws {
+        let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
+        let vi = try #require(shipped.models.first { $0.identifier.languageTag == "vi" })
+        #expect(vi.network == "latn-vi-bilstm96x3")
+        let latin = try #require(shipped.models.first { $0.identifier.languageTag == "de" })
+        let viNetwork = try #require(vi.files.first { $0.path.hasPrefix("latn-vi-bilstm") })
+        #expect(!latin.files.contains { $0.sha256 == viNetwork.sha256 })
+    }
+
+    @Test("the shipped models within their budgets: every language model but en-US's at most 2 MB, Models/ at most 120 MB")
+    func shippedSizes() throws {
+        let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
+        var unique: [String: Int64] = [:]
+        for model in shipped.models {
+            for file in model.files { unique[file.path] = file.size }
+            let isLatin = (model.network ?? "").hasPrefix("latn-")
+            if isLatin && model.identifier.languageTag != "en-US", let lm = model.files.first(where: { $0.path.hasSuffix("/lm.bin") }) {
+                #expect(lm.size <= 2_000_000, "\(lm.path): \(lm.size) bytes")
+            }
+        }
+        let total = unique.values.reduce(0, +)
+        #expect(total <= 120_000_000, "\(total) bytes")
     }
 
     @Test func defaultStorageFollowsXDGCacheHome() {

@@ -169,9 +169,13 @@ struct Int8NetworkGoldenTests {
     /// change by one part in a million (the shared Latin network has many activations near a rounding boundary).
     /// So: most inks within 2e-3 (the same arithmetic), every ink within 0.1 with the same best class in every
     /// frame.
-    @Test("log-probabilities of held-out inks within 2e-3 of the reference (0.1 where an 8-bit activation rounds the other way), portable, AVX2, NEON and VNNI", arguments: kernels)
-    func model(kernel: _Int8Kernel) throws {
-        let golden = try Fixtures.json("model-golden-int8.json")
+    /// `model-golden-int8.json` is en-US's network (the shared Latin one); `model-golden-int8-vi.json` the same inks
+    /// under the Vietnamese network (`latin export quantize --int8-golden-of Models/vi`).
+    static let fixtures = ["model-golden-int8.json", "model-golden-int8-vi.json"]
+
+    @Test("log-probabilities of held-out inks within 2e-3 of the reference (0.1 where an 8-bit activation rounds the other way), portable, AVX2, NEON and VNNI, each shipped network", arguments: kernels, fixtures)
+    func model(kernel: _Int8Kernel, fixture: String) throws {
+        let golden = try Fixtures.json(fixture)
         let dir = try #require(Self.int8ModelDirectory(golden["model"] as! String))
         let model = try LoadedModel(directory: dir)
         #expect(model.configuration.network.precision == .int8)

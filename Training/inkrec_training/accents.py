@@ -15,7 +15,14 @@ a mark drawn as a stroke of the same pen:
 Marks (combining characters of the letter's canonical decomposition, ``unicodedata.normalize("NFD")``):
 acute, grave, circumflex, caron, breve, tilde, macron, dot above, diaeresis (two dots, or 25% of the
 time a short bar or two ticks, as many German writers do), ring, double acute, cedilla, ogonek and
-comma below. Letters without a decomposition get a constructed form: ł Ł (a slanted bar through the
+comma below, and Vietnamese's horn (ơ ư: a small hook at the letter's upper right), hook above (ả: a
+"?" without its dot) and dot below (ạ). A letter with two marks (ấ ậ ợ) gets them stacked
+(``draw_marks``): a second mark above sits on the first one's ink (a tone beside a circumflex half the
+time at its upper right, as Vietnamese print has it), a mark below goes below. Vietnamese writers often
+add the tone marks after the syllable and the shape marks (circumflex, breve, horn) with the letter:
+``compose_marks(tone_late=…)`` makes the two lateness choices apart.
+
+Letters without a decomposition get a constructed form: ł Ł (a slanted bar through the
 stem), ø Ø (a slash through the bowl), đ Đ (a bar across the stem), ı (i without its dot: the small
 strokes above the stem are dropped), İ (I with a dot). ß æ œ ð þ ŋ are not composed from real ink;
 the Hershey renderer draws them (``synthetic.py``).
@@ -36,8 +43,11 @@ COMBINING = {
     "\u0301": "acute", "\u0300": "grave", "\u0302": "circumflex", "\u030c": "caron", "\u0306": "breve",
     "\u0303": "tilde", "\u0304": "macron", "\u0307": "dot", "\u0308": "diaeresis", "\u030a": "ring",
     "\u030b": "double_acute", "\u0327": "cedilla", "\u0328": "ogonek", "\u0326": "comma_below",
+    "\u031b": "horn", "\u0309": "hook_above", "\u0323": "dot_below",
 }
-BELOW = {"cedilla", "ogonek", "comma_below"}
+BELOW = {"cedilla", "ogonek", "comma_below", "dot_below"}
+# Vietnamese tone marks (written late more often than the letter's shape marks: ``compose_marks``).
+TONES = {"acute", "grave", "hook_above", "tilde", "dot_below"}
 SPECIAL = {"ł": ("l", "bar_slanted"), "Ł": ("L", "bar_slanted"), "ø": ("o", "slash"), "Ø": ("O", "slash"),
            "đ": ("d", "bar_high"), "Đ": ("D", "bar_stem"), "ı": ("i", "dotless"), "İ": ("I", "dot")}
 
@@ -119,6 +129,14 @@ def _shape(mark: str, rng: random.Random) -> list[np.ndarray]:
         return [np.array([[0.03, 0.02], [0.02, 0.14], [-0.06, 0.3]])]
     if mark == "ogonek":
         return [np.array([[0.0, 0.0], [-0.14, 0.14], [-0.1, 0.3], [0.08, 0.32]])]
+    if mark == "horn":  # from the letter's upper right, a short hook up and to the right
+        return [np.array([[0.0, 0.0], [0.1, -0.05], [0.18, -0.15], [0.17, -0.27]])]
+    if mark == "hook_above":  # a question mark without its dot
+        t = np.linspace(1.05 * math.pi, -0.45 * math.pi, 9)
+        hook = np.stack([0.1 * np.cos(t), -0.27 + 0.09 * np.sin(t)], axis=1)
+        return [np.concatenate([hook, [[0.0, -0.1], [-0.01, 0.0]]])]
+    if mark == "dot_below":
+        return [_dot(0.0, 0.1, rng)]
     raise ValueError(f"no shape for mark {mark}")
 
 
@@ -161,7 +179,10 @@ def draw_mark(mark: str, box: LetterBox, rng: random.Random, spacing: float, sla
     theta = rng.gauss(0.0, 0.12)
     c, s = math.cos(theta), math.sin(theta)
     rot = np.array([[c, -s], [s, c]])
-    if mark in BELOW:
+    if mark == "horn":
+        ax = box.x1 - 0.05 * xh
+        ay = box.top + rng.uniform(0.05, 0.25) * xh
+    elif mark in BELOW:
         ax = box.x1 - 0.1 * xh if mark == "ogonek" else box.cx
         ay = box.bottom + rng.uniform(-0.05, 0.12) * xh
         ax -= slant * (ay - box.bottom)
@@ -181,6 +202,37 @@ def draw_mark(mark: str, box: LetterBox, rng: random.Random, spacing: float, sla
             p = p + wob * np.stack([np.sin(k * math.pi * t + ph), np.cos(k * math.pi * t + ph)], axis=1)
         p = p + np.random.default_rng(rng.getrandbits(32)).normal(0.0, 0.006 * xh, size=p.shape)
         out.append(p)
+    return out
+
+
+def draw_marks(marks, box: LetterBox, rng: random.Random, spacing: float, slant: float = 0.0) -> list[np.ndarray]:
+    """The strokes of a letter's ``marks`` (as ``decompose`` gives them), stacked: the first mark above
+    sits over the letter, each further one above the marks' ink drawn so far (a tone beside a
+    circumflex or breve half the time at its upper right); marks below and the horn keep their own
+    places. With one mark this is ``draw_mark``."""
+    return [st for _, got in marks_by_mark(marks, box, rng, spacing, slant) for st in got]
+
+
+def marks_by_mark(marks, box: LetterBox, rng: random.Random, spacing: float,
+                  slant: float = 0.0) -> list[tuple[str, list[np.ndarray]]]:
+    """``draw_marks``' strokes, as (mark, its strokes) in the order of ``marks``."""
+    out: list[tuple[str, list[np.ndarray]]] = []
+    top = box.top
+    shape_mark = None
+    for m in marks:
+        if m == "dotless":
+            continue
+        b = box
+        if m not in BELOW and m != "horn" and top < box.top:
+            dx = 0.0
+            if shape_mark in ("circumflex", "breve") and m in TONES and rng.random() < 0.5:
+                dx = 0.35 * box.xh
+            b = LetterBox(box.x0 + dx, box.x1 + dx, top + 0.12 * box.xh, box.bottom, box.xh)
+        got = draw_mark(m, b, rng, spacing, slant)
+        if m not in BELOW and m != "horn":
+            top = min(top, min(float(st[:, 1].min()) for st in got))
+            shape_mark = shape_mark or m
+        out.append((m, got))
     return out
 
 
@@ -239,11 +291,15 @@ def x_height_of(boxes: np.ndarray, label: str) -> float:
 
 
 def compose_marks(strokes: list, boxes, last_stroke, label: str, target: str, rng: random.Random,
-                  late: float = 0.4, xh: Optional[float] = None) -> list:
+                  late: float = 0.4, xh: Optional[float] = None, tone_late: Optional[float] = None,
+                  decompose=decompose) -> list:
     """``strokes`` (a word whose letters ``label`` lie in ``boxes``, the last stroke of each letter in
     ``last_stroke``) with the marks that turn ``label`` into ``target`` (same length; every changed
     letter's base is the label's letter). Each mark goes right after its letter's last stroke, or (with
-    chance ``late``, once per word) all marks at the end of the word."""
+    chance ``late``, once per word) all marks at the end of the word. With ``tone_late`` (Vietnamese) the
+    tone marks (``TONES``) go to the end of the word with that chance, and the letter's other marks with
+    chance ``late``, each choice once per word. ``decompose`` maps a target letter to (base letter, marks)
+    (``writing.homoglyphs`` passes one for Cyrillic and Greek letters over Latin ones)."""
     assert len(label) == len(target)
     xh = xh or x_height_of(np.asarray(boxes), label)
     spacing = point_spacing(strokes)
@@ -252,6 +308,7 @@ def compose_marks(strokes: list, boxes, last_stroke, label: str, target: str, rn
     tail: list = []
     drop: set = set()
     all_late = rng.random() < late
+    tones_late = rng.random() < tone_late if tone_late is not None else all_late
     out = [np.asarray(s) for s in strokes]
     for i, (a, b) in enumerate(zip(label, target)):
         if a == b:
@@ -259,11 +316,7 @@ def compose_marks(strokes: list, boxes, last_stroke, label: str, target: str, rn
         d = decompose(b)
         assert d is not None and d[0] == a, (a, b)
         box = LetterBox(float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]), float(boxes[i][3]), xh)
-        new = []
-        for m in d[1]:
-            if m == "dotless":
-                continue
-            new.extend(draw_mark(m, box, rng, spacing, slant))
+        drawn = marks_by_mark(d[1], box, rng, spacing, slant)
         if "dotless" in d[1]:
             # Drop the dot: small strokes above the letter's middle inside its x range.
             for k, st in enumerate(out):
@@ -272,10 +325,11 @@ def compose_marks(strokes: list, boxes, last_stroke, label: str, target: str, rn
                 if (w < 0.45 * xh and h < 0.45 * xh and st[:, 1].max() < box.top + 0.5 * (box.bottom - box.top)
                         and box.x0 - 0.3 * xh <= cx <= box.x1 + 0.3 * xh):
                     drop.add(k)
-        if all_late:
-            tail.extend(new)
-        else:
-            after.setdefault(int(last_stroke[i]), []).extend(new)
+        for m, new in drawn:
+            if (tones_late if m in TONES else all_late):
+                tail.extend(new)
+            else:
+                after.setdefault(int(last_stroke[i]), []).extend(new)
     result = []
     for k, st in enumerate(out):
         if k not in drop:
@@ -298,7 +352,7 @@ def substitution_table(lang: str, n: int = 30000, boost: float = 2.0) -> dict:
             cnt[c.upper()] += f * 0.05
     table: dict = {}
     for c, f in cnt.items():
-        if c not in charset.SETS["latin"]:
+        if c not in charset.SETS[charset.for_language(lang)]:
             continue
         d = decompose(c)
         if d is None:

@@ -3,7 +3,7 @@
 Index 0 is the CTC blank; characters follow in the order below. The Swift engine reads the
 same list from the model's `config.json`, never from this file.
 
-Two sets exist:
+Three sets exist:
 
 - ``"western"`` (165 characters): printable ASCII, the Latin-1 letters and Œ œ Ÿ € ¡ ¿ « ». The
   en-US network up to 1.3.x was trained on it.
@@ -12,6 +12,12 @@ Two sets exist:
   not Vietnamese) and the typographic punctuation of their running text („ “ ” ‚ ‘ ’ – — … · £ ° §).
   It starts with ``"western"`` in the same order, so a western network's head rows are the first
   rows of a latin one (``latin train --init-from`` grows the head).
+- ``"vietnamese"`` (358 characters): ``"latin"`` followed by the 49 Vietnamese letters it lacks (ơ ư, the
+  vowels with hook above or dot below, the stacked circumflex, breve and horn forms), each uppercase
+  before its lowercase. The Vietnamese network is the Latin one with these head rows added, so it
+  still reads Latin-script words.
+
+``for_language(code)`` names the set a wordfreq language's letters need.
 
 ``select(name)`` makes one of them the module's ``CHARACTERS`` / ``INDEX`` / ``NUM_CLASSES``; the
 default is ``"western"``. Callers read the attributes at call time (``charset.INDEX``), never copy them
@@ -31,7 +37,16 @@ _LATIN_EXTENDED = [c for pair in zip(_LATIN_LOWER.upper(), _LATIN_LOWER) for c i
 _PUNCTUATION = list("\u201e\u201c\u201d\u201a\u2018\u2019\u2013\u2014\u2026\u00b7\u00a3\u00b0\u00a7")
 LATIN: list[str] = WESTERN + _LATIN_EXTENDED + _PUNCTUATION
 
-SETS = {"western": WESTERN, "latin": LATIN}
+# Vietnamese letters beyond the latin set: a ă â e ê i o ô ơ u ư y with the five tones, ơ ư themselves.
+_VIETNAMESE_LOWER = "ảạằắẳẵặầấẩẫậẻẽẹềếểễệỉĩịỏọồốổỗộơờớởỡợủũụưừứửữựỳỷỹỵ"
+VIETNAMESE: list[str] = LATIN + [c for pair in zip(_VIETNAMESE_LOWER.upper(), _VIETNAMESE_LOWER) for c in pair]
+
+SETS = {"western": WESTERN, "latin": LATIN, "vietnamese": VIETNAMESE}
+
+
+def for_language(code: str) -> str:
+    """The name of the character set that writes wordfreq language ``code`` (Latin script only)."""
+    return "vietnamese" if code == "vi" else "latin"
 
 BLANK = 0
 CHARACTERS: list[str] = WESTERN

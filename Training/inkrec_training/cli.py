@@ -1,8 +1,9 @@
 """The one entry point: ``python -m inkrec_training FAMILY COMMAND [TOPIC] [options]``.
 
 A family is a group of models trained the same way (``latin``: the shared Latin network and its 28
-language models; ``cjk``: ja, zh-Hans, zh-Hant; ``shapes``; ``pages``: the page generator and page
-figures). Each family answers the same commands, each a stage of making a model:
+language models, and the Vietnamese network with ``--charset vietnamese``; ``cjk``: ja, zh-Hans, zh-Hant;
+``shapes``; ``scripts``: the script kit's pictures and real-letter coverage; ``pages``: the page generator
+and page figures). Each family answers the same commands, each a stage of making a model:
 
 - ``data``     what training or evaluation reads (generated inks, packed corpora, samples, fixtures)
 - ``train``    the network (resumes a run; variants such as a size sweep or a weight average)
@@ -91,6 +92,10 @@ TOOLS: dict[str, dict[str, dict[str, Tool]]] = {
         "data": {"samples": Tool("families.shapes.samples", "Samples/shape-*.json (generated)")},
         "train": {"network": Tool("families.shapes.train", "data, training, calibration and export")},
         "export": {"model": Tool("families.shapes.train", "calibrate and export the last checkpoint", ("--export-only",))},
+    },
+    "scripts": {
+        "data": {"figures": Tool("families.scripts.figures", "pictures of the script kit for Docs/scripts")},
+        "evaluate": {"coverage": Tool("families.scripts.coverage", "Cyrillic and Greek words composable from real letters")},
     },
     "pages": {
         "data": {"pages": Tool("families.pages.make", "generated pages of held-out (or training) writers")},

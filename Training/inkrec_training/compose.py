@@ -60,9 +60,12 @@ def x_height(chars_by_label: dict) -> float:
 
 
 def compose_word(word: str, chars_by_label: dict, rng: random.Random, delay: bool = False,
-                 xh: Optional[float] = None) -> Optional[tuple[list, list, list]]:
+                 xh: Optional[float] = None, descenders=DESCENDERS,
+                 delayable=DELAYABLE) -> Optional[tuple[list, list, list]]:
     """(strokes, the character index of each stroke, whether each stroke was delayed), or None when the
-    writer has no sample of a character of ``word``."""
+    writer has no sample of a character of ``word``. ``descenders`` and ``delayable`` are the characters
+    that hang below the baseline and whose later strokes may come after the word (Latin letters by default;
+    ``writing.homoglyphs`` passes its own)."""
     if any(c not in chars_by_label for c in word):
         return None
     xh = xh or x_height(chars_by_label)
@@ -72,11 +75,11 @@ def compose_word(word: str, chars_by_label: dict, rng: random.Random, delay: boo
         sample = rng.choice(chars_by_label[c])
         pts = np.concatenate(sample)
         dx = x - pts[:, 0].min()
-        dy = (-xh - pts[:, 1].min()) if c in DESCENDERS else (0.0 - pts[:, 1].max())
+        dy = (-xh - pts[:, 1].min()) if c in descenders else (0.0 - pts[:, 1].max())
         dy += rng.gauss(0, 0.05) * xh
         moved = [st + np.array([dx, dy]) for st in sample]
         for k, st in enumerate(moved):
-            if delay and c in DELAYABLE and k > 0 and len(moved) > 1:
+            if delay and c in delayable and k > 0 and len(moved) > 1:
                 late.append((st, i))
             else:
                 strokes.append(st)
@@ -88,3 +91,16 @@ def compose_word(word: str, chars_by_label: dict, rng: random.Random, delay: boo
         owners.append(i)
         delayed.append(True)
     return strokes, owners, delayed
+
+
+def letter_boxes(strokes: list, owners: list, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(boxes (n, 4) of x0, x1, top, bottom; the index of each letter's last stroke) of a composed word's
+    ``n`` letters, from ``compose_word``'s strokes and owners (what ``accents.compose_marks`` takes)."""
+    boxes = np.zeros((n, 4))
+    last = np.zeros(n, dtype=int)
+    for i in range(n):
+        ks = [k for k, o in enumerate(owners) if o == i]
+        p = np.concatenate([strokes[k] for k in ks])
+        boxes[i] = (p[:, 0].min(), p[:, 0].max(), p[:, 1].min(), p[:, 1].max())
+        last[i] = max(ks)
+    return boxes, last

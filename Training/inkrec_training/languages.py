@@ -1,8 +1,9 @@
 """The Latin-script languages of the shared network, their words, and the composed training ink.
 
-``LANGUAGES``: the wordfreq codes the Latin models are built for (``vi`` is left out: its stacked
-diacritics and ơ ư are not in the ``latin`` character set). ``sh`` (Serbo-Croatian) is served as hr,
-bs and sr-Latn.
+``LANGUAGES``: the wordfreq codes the shared Latin network is built for. ``sh`` (Serbo-Croatian) is
+served as hr, bs and sr-Latn. ``vi`` (Vietnamese) has a network of its own, whose character set adds
+the 49 letters with stacked or Vietnamese-only marks (``charset.for_language``): its words are
+composed the same way, with the tone marks late more often than the shape marks (``TONE_LATE``).
 
 Three sources of accented ink (all composed; the model cards say which figures come from them):
 
@@ -20,8 +21,6 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-import numpy as np
-
 from . import accents, charset, compose
 
 LANGUAGES = ("ca", "cs", "da", "de", "en", "es", "fi", "fil", "fr", "hu", "id", "is", "it", "lt", "lv", "ms",
@@ -33,14 +32,18 @@ QUOTES = {
     "fr": ("« ", " »"), "ca": ("«", "»"), "es": ("«", "»"), "it": ("«", "»"), "pt": ("“", "”"),
     "nb": ("«", "»"), "en": ("“", "”"), "nl": ("‘", "’"), "fi": ("”", "”"), "sv": ("”", "”"),
     "tr": ("“", "”"), "lv": ("“", "”"), "id": ("“", "”"), "ms": ("“", "”"), "fil": ("“", "”"),
+    "vi": ("“", "”"),
 }
+# The chance that a word's tone marks are all written after it, per language whose writers do so more
+# than with the other marks (``accents.compose_marks``); the other marks stay at the default 0.4.
+TONE_LATE = {"vi": 0.5}
 
 
 def words_of(lang: str, n: int = 30000) -> tuple[list[str], list[float]]:
-    """The ``n`` most frequent words of ``lang`` that the latin character set covers (no digits),
-    weighted by frequency^0.8."""
+    """The ``n`` most frequent words of ``lang`` that its character set (``charset.for_language``) covers
+    (no digits), weighted by frequency^0.8."""
     from . import wordlists
-    latin = set(charset.SETS["latin"])
+    latin = set(charset.SETS[charset.for_language(lang)])
     pairs = [(w, f) for w, f in wordlists.top_words(lang, n)
              if all(c in latin for c in w) and not any(c.isdigit() for c in w)]
     return [w for w, _ in pairs], [f ** 0.8 for _, f in pairs]
@@ -86,7 +89,7 @@ class LanguageSources:
         if target == it.label and rng.random() < 0.7:
             target = accents.substitute(it.label, self.tables[lang], rng)
         b, last = self.boxes[(it.id, it.label)]
-        return accents.compose_marks(it.strokes, b, last, it.label, target, rng), target
+        return accents.compose_marks(it.strokes, b, last, it.label, target, rng, tone_late=TONE_LATE.get(lang)), target
 
     def composed_word(self, rng: random.Random, lang: Optional[str] = None, writers=None) -> Optional[tuple[list, str]]:
         lang = lang or rng.choice(self.langs)
@@ -97,7 +100,7 @@ class LanguageSources:
             word = rng.choices(ws, wt)[0]
             if rng.random() < 0.15:
                 word = word[:1].upper() + word[1:]
-            got = compose_language_word(word, self.by_writer[w], rng, self.xh[w])
+            got = compose_language_word(word, self.by_writer[w], rng, self.xh[w], tone_late=TONE_LATE.get(lang))
             if got is not None:
                 return got, word
         return None
@@ -115,7 +118,7 @@ class LanguageSources:
 
 
 def compose_language_word(word: str, chars_by_label: dict, rng: random.Random, xh: float,
-                          late: float = 0.4) -> Optional[list]:
+                          late: float = 0.4, tone_late: Optional[float] = None) -> Optional[list]:
     """``word`` from one writer's isolated characters with marks on its accented letters, or None when
     the writer lacks a base letter or the word has a letter that is not composed (ß æ œ …)."""
     base = []
@@ -132,11 +135,5 @@ def compose_language_word(word: str, chars_by_label: dict, rng: random.Random, x
     if got is None:
         return None
     strokes, owners, _ = got
-    boxes = np.zeros((len(word), 4))
-    last = np.zeros(len(word), dtype=int)
-    for i in range(len(word)):
-        ks = [k for k, o in enumerate(owners) if o == i]
-        p = np.concatenate([strokes[k] for k in ks])
-        boxes[i] = (p[:, 0].min(), p[:, 0].max(), p[:, 1].min(), p[:, 1].max())
-        last[i] = max(ks)
-    return accents.compose_marks(strokes, boxes, last, base_word, word, rng, late=late, xh=xh)
+    boxes, last = compose.letter_boxes(strokes, owners, len(word))
+    return accents.compose_marks(strokes, boxes, last, base_word, word, rng, late=late, xh=xh, tone_late=tone_late)

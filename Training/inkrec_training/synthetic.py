@@ -146,11 +146,8 @@ def _glyph(font, c: str, rng: random.Random) -> list[np.ndarray]:
     if "dotless" in marks and len(out) > 1:
         sizes = [np.ptp(st[:, 0]) + np.ptp(st[:, 1]) for st in out]
         out.pop(int(np.argmin(sizes)))
-    for m in marks:
-        if m == "dotless":
-            continue
-        for st in accents.draw_mark(m, box, rng, 3.0):
-            out.append(np.stack([st[:, 0], -st[:, 1]], axis=1))
+    for st in accents.draw_marks(marks, box, rng, 3.0):
+        out.append(np.stack([st[:, 0], -st[:, 1]], axis=1))
     return out
 
 

@@ -33,15 +33,26 @@ def top_words(lang: str, n: int) -> list[tuple[str, float]]:
             have = "none" if entry is None else f"only {entry['n']}"
             raise LookupError(f"{_saved_path} holds {have} words of {lang!r}, {n} were asked for")
         return [(w, f) for w, f in entry["words"][:n]]
-    from wordfreq import top_n_list, word_frequency
+    return _from_wordfreq(lang, n)
+
+
+# Languages whose wordfreq tokenizer needs MeCab (not installed): their frequencies are read from the list
+# itself (``get_frequency_dict``), which holds the same entries without tokenizing them again.
+_NO_TOKENIZER = ("ko", "ja")
+
+
+def _from_wordfreq(lang: str, n: int) -> list[tuple[str, float]]:
+    from wordfreq import get_frequency_dict, top_n_list, word_frequency
+    if lang in _NO_TOKENIZER:
+        d = get_frequency_dict(lang)
+        return sorted(d.items(), key=lambda kv: -kv[1])[:n]
     return [(w, word_frequency(w, lang)) for w in top_n_list(lang, n)]
 
 
 def save(path: str, wanted: dict[str, int]) -> None:
     """Writes ``wanted`` ({language: how many words}) from wordfreq to ``path`` (LZMA-compressed JSON)."""
-    from wordfreq import top_n_list, word_frequency
     out = {}
     for lang, n in wanted.items():
-        out[lang] = {"n": n, "words": [[w, word_frequency(w, lang)] for w in top_n_list(lang, n)]}
+        out[lang] = {"n": n, "words": [[w, f] for w, f in _from_wordfreq(lang, n)]}
     with lzma.open(path, "wt", encoding="utf-8") as f:
         json.dump(out, f, ensure_ascii=False, separators=(",", ":"))

@@ -80,3 +80,61 @@ def test_writer_characters_leaves_out_samples_in_other_units():
     assert "w" not in got["s:w"] and "i" not in got["s:w"]
     assert len(got["s:w"]["."]) == 1 and len(got["s:w"]["a"]) == 1
     assert len(got["s:v"]["o"]) == 1
+
+
+VIETNAMESE_LOWER = "àáâãèéêìíòóôõùúýăđĩũơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ"
+
+
+def test_every_vietnamese_letter_decomposes_and_is_in_the_vietnamese_set():
+    assert len(VIETNAMESE_LOWER) == 67
+    for c in VIETNAMESE_LOWER + VIETNAMESE_LOWER.upper():
+        base, marks = accents.decompose(c)
+        assert base.isascii() and base.lower() in "aeiouyd" and marks, c
+        assert c in charset.SETS["vietnamese"]
+    assert accents.decompose("ơ") == ("o", ("horn",))
+    assert accents.decompose("ả") == ("a", ("hook_above",))
+    assert accents.decompose("ậ") == ("a", ("dot_below", "circumflex"))
+    assert accents.decompose("ợ") == ("o", ("horn", "dot_below"))
+    assert accents.decompose("ế") == ("e", ("circumflex", "acute"))
+    # The vietnamese set is the latin set followed by the letters it lacks
+    assert charset.SETS["vietnamese"][: len(charset.LATIN)] == charset.LATIN
+    assert len(charset.SETS["vietnamese"]) == len(set(charset.SETS["vietnamese"])) == len(charset.LATIN) + 98
+    assert charset.for_language("vi") == "vietnamese" and charset.for_language("fr") == "latin"
+
+
+def _one_letter():
+    strokes = [np.array([[0.0, -5.0], [4.0, -10.0], [8.0, -5.0], [4.0, 0.0], [0.0, -5.0]])]  # an o, x-height 10
+    return strokes, np.array([[0.0, 8.0, -10.0, 0.0]]), np.array([0])
+
+
+def test_a_second_mark_above_sits_on_the_first_marks_ink():
+    strokes, boxes, last = _one_letter()
+    for seed in range(30):
+        out = accents.compose_marks(strokes, boxes, last, "o", "ố", random.Random(seed), late=0.0, tone_late=0.0)
+        circumflex, acute = out[1], out[2]
+        assert circumflex[:, 1].max() < -10  # above the letter
+        assert acute[:, 1].max() < circumflex[:, 1].max()  # above (or beside) the circumflex, never under it
+        assert acute[:, 1].min() < circumflex[:, 1].min()
+
+
+def test_dot_below_goes_under_and_the_horn_at_the_upper_right():
+    strokes, boxes, last = _one_letter()
+    for seed in range(30):
+        out = accents.compose_marks(strokes, boxes, last, "o", "ợ", random.Random(seed), late=0.0, tone_late=0.0)
+        horn, dot = out[1], out[2]
+        assert dot[:, 1].min() > 0 and 0 <= dot[:, 0].mean() <= 8  # under the letter
+        assert horn[:, 0].mean() > 6 and horn[:, 1].min() < -8  # at the top right, rising
+        out = accents.compose_marks(strokes, boxes, last, "o", "ộ", random.Random(seed), late=0.0, tone_late=0.0)
+        above = [s for s in out[1:] if s[:, 1].max() < -10]
+        below = [s for s in out[1:] if s[:, 1].min() > 0]
+        assert len(above) == 1 and len(below) == 1
+
+
+def test_tone_marks_can_be_late_while_the_shape_marks_stay_with_the_letter():
+    strokes = [np.array([[x, -5.0], [x + 4, -10.0], [x + 8, -5.0], [x + 4, 0.0]]) for x in (0.0, 12.0)]
+    boxes = np.array([[x, x + 8, -10.0, 0.0] for x in (0.0, 12.0)])
+    out = accents.compose_marks(strokes, boxes, np.array([0, 1]), "oc", "ốc", random.Random(1), late=0.0, tone_late=1.0)
+    assert out[0] is strokes[0] and out[2] is strokes[1]  # the circumflex right after the o, before the c
+    assert out[1][:, 0].mean() < 9 and out[3][:, 1].max() < -10  # the acute last, after the c
+    out = accents.compose_marks(strokes, boxes, np.array([0, 1]), "oc", "ốc", random.Random(1), late=0.0, tone_late=0.0)
+    assert out[0] is strokes[0] and out[3] is strokes[1] and len(out) == 4  # both marks with the letter

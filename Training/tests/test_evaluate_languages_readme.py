@@ -36,3 +36,12 @@ def test_without_an_end_marker_the_table_runs_to_the_next_section(tmp_path, monk
     text = write(tmp_path, monkeypatch, "<!-- languages-table -->\n| old | row |\n\n## Pages\n")
     assert "| old | row |" not in text and "| `de` | German |" in text
     assert text.endswith("<!-- /languages-table -->\n\n## Pages\n")
+
+
+def test_rows_of_models_not_evaluated_stay_and_the_rows_are_sorted(tmp_path, monkeypatch):
+    text = write(tmp_path, monkeypatch, "<!-- languages-table -->\n| model | h |\n| --- | --- |\n"
+                 "| `vi` | Vietnamese | — | 1.99 MB | 80.0% | 5.0% | 9.0% of 300 |\n"
+                 "| `de` | German | — | 2.00 MB | 1.0% | 99.0% | 99.0% of 1 |\n\nnote\n<!-- /languages-table -->\n")
+    assert "| `vi` | Vietnamese | — | 1.99 MB | 80.0% | 5.0% | 9.0% of 300 |" in text  # kept as it was
+    assert "99.0%" not in text  # de's old row replaced
+    assert text.index("| `de` | German | — | 1.50 MB") < text.index("| `vi` |")

@@ -22,12 +22,14 @@ def western_alphabet():
 @pytest.mark.parametrize("code", sorted(lm_languages.LANGUAGES))
 def test_alphabets(code):
     a = lm_languages.alphabet(code)
-    assert set(a) <= set(charset.LATIN) and len(a) == len(set(a)) < 256
+    chars = charset.SETS[charset.for_language(code)]
+    assert set(a) <= set(chars) and len(a) == len(set(a)) < 256
     assert set(lm_languages.ASCII) <= set(a)
     lang = lm_languages.LANGUAGES[code]
     assert set(lang.letters) <= set(a)
+    assert {lm_languages.upper(code, c) for c in lang.letters if len(lm_languages.upper(code, c)) == 1} <= set(a)
     assert set("".join(lang.quotes).strip()) <= set(a)
-    assert [charset.LATIN.index(c) for c in a] == sorted(charset.LATIN.index(c) for c in a)
+    assert [chars.index(c) for c in a] == sorted(chars.index(c) for c in a)
 
 
 def test_language_specifics():
@@ -39,6 +41,18 @@ def test_language_specifics():
     assert lm_languages.upper("de", "istanbul") == "ISTANBUL"
     assert [lm_languages.restore_eszett(w) for w in ("strasse", "heissen", "dass", "muss", "masse", "grösste")] == \
         ["stra\u00dfe", "hei\u00dfen", "dass", "muss", "masse", "gr\u00f6\u00dfte"]
+
+
+def test_vietnamese_alphabet_holds_every_letter_with_its_tones():
+    import unicodedata
+    a = set(lm_languages.alphabet("vi"))
+    for vowel in "aăâeêioôơuưy":
+        for tone in ("", "\u0300", "\u0301", "\u0309", "\u0303", "\u0323"):
+            c = unicodedata.normalize("NFC", vowel + tone)
+            assert c in a and c.upper() in a, c
+    assert {"đ", "Đ"} <= a
+    assert not set(lm_languages.alphabet("vi")) - set(charset.VIETNAMESE)
+    assert "ơ" not in lm_languages.alphabet("fr")
 
 
 def test_romanian_comma_letters_and_french_elision():

@@ -161,3 +161,30 @@ def test_cjk_network_golden():
     sample = g["sampleClasses"]
     np.testing.assert_allclose(lp[:, sample], f32(g["sampleLogProbs"], (g["frames"], len(sample))), atol=1e-5)
     np.testing.assert_allclose(lp[g["fullFrame"]], f32(g["fullFrameLogProbs"], (11202,)), atol=1e-5)
+
+
+def test_other_networks_int8_golden():
+    """``model-golden-int8-<identifier>.json`` (``latin export quantize --int8-golden-of``): model-golden.json's
+    inks under another shipped 8-bit network (the Vietnamese one), which the Swift tests check too."""
+    import glob
+    from inkrec_training import quantize
+    g, _, _ = _shipped()
+    paths = sorted(glob.glob(os.path.join(FIXTURES, "model-golden-int8-*.json")))
+    assert [os.path.basename(p) for p in paths] == ["model-golden-int8-vi.json"]
+    for path in paths:
+        with open(path) as f:
+            g8 = json.load(f)
+        d = os.path.join(MODELS, g8["model"])
+        with open(os.path.join(d, "config.json")) as f:
+            cfg = json.load(f)
+        assert cfg["network"]["precision"] == "int8"
+        qnet = quantize.QuantizedNet(load_file(os.path.join(d, cfg["network"]["weights"])), cfg["network"])
+        cases = {c["id"]: c for c in g8["cases"]}
+        assert set(cases) == {c["id"] for c in g["cases"]}
+        for case in g["cases"]:
+            strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in case["ink"]["strokes"]]
+            feats = model_features(strokes, cfg["features"])
+            np.testing.assert_allclose(feats, np.asarray(cases[case["id"]]["features"], dtype=np.float32), atol=1e-5)
+            lp = qnet.log_probs(feats).numpy()
+            assert lp.shape[1] == cfg["network"]["numClasses"]
+            np.testing.assert_allclose(lp, np.asarray(cases[case["id"]]["logProbs"]), atol=1e-5)

@@ -181,7 +181,8 @@ public struct DigitalInkRecognitionModelIdentifier: Sendable, Hashable, Comparab
     /// `mo`, `tl`) and the individual languages of macrolanguages (`cmn` → `zh`, `arb` → `ar`,
     /// `zsm` → `ms`, `nob` and `no` → `nb`, …) match the models of the language they belong to.
     /// A tag's implicit script counts: `zh-TW`, `zh-HK` and `zh-MO` are Traditional (`Hant`),
-    /// `zh`, `zh-CN` and `zh-SG` Simplified (`Hans`), `sr` Cyrillic; `sr-Latn` asks for Latin.
+    /// `zh`, `zh-CN` and `zh-SG` Simplified (`Hans`), `sr` Cyrillic; `sr-Latn` asks for Latin. A
+    /// model's aliases match as its identifier does: `sr-Latn-RS` finds the model aliased `sr-Latn`.
     /// A region that contains others matches them: `es-419` prefers a Latin-American Spanish
     /// model (`es-MX`) to `es-ES`.
     ///
@@ -272,10 +273,12 @@ public struct DigitalInkRecognitionModelIdentifier: Sendable, Hashable, Comparab
             }
         }
         // 2. Same language, compatible script, preferring script, region and the language's default
-        //    (a model named, or aliased, by the bare language).
+        //    (a model named, or aliased, by the bare language). A model's aliases count as its names here
+        //    too: `sr-Latn-RS` finds the model aliased `sr-Latn`.
         var best: (score: Int, identifier: DigitalInkRecognitionModelIdentifier)? = nil
         for model in manifest.models {
-            guard var score = model.identifier.matchScore(against: requested) else { continue }
+            let scores = ([model.identifier] + model.aliases).compactMap { $0.matchScore(against: requested) }
+            guard var score = scores.max() else { continue }
             if ([model.identifier] + model.aliases).contains(where: \.isBareLanguage) { score += 1 }
             if best == nil || score > best!.score || (score == best!.score && model.identifier < best!.identifier) {
                 best = (score, model.identifier)

@@ -1,10 +1,11 @@
 """What the per-language LM builder needs to know of each Latin-script language.
 
-For every wordfreq language whose letters the ``"latin"`` character set holds: its own letters (beyond
+For every wordfreq language whose letters the ``"latin"`` character set holds (and Vietnamese, in the
+``"vietnamese"`` set): its own letters (beyond
 ASCII), the quotation marks of its running text, the elided words wordfreq splits off ("l'" in
 French), how its letters are uppercased (Turkish dotted and dotless i), and whether numbers use a
 decimal comma. ``alphabet(code)`` is the LM's alphabet: printable ASCII, the language's letters in both
-cases, and the typographic punctuation of its running text, in the latin set's order.
+cases, and the typographic punctuation of its running text, in its character set's order.
 """
 from __future__ import annotations
 
@@ -64,6 +65,9 @@ LANGUAGES: dict[str, Language] = {
     "sl": Language("Slovenian", "čšžćđ", ("\u201e", "\u201c")),
     "sv": Language("Swedish", "åäöé", ("\u201d", "\u201d")),
     "tr": Language("Turkish", "çğıöşüâîİ", ("\u201c", "\u201d"), turkish_i=True, currency="\u20ba"),
+    "vi": Language("Vietnamese", "àáâãèéêìíòóôõùúýăđĩũơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ",
+                   ("\u201c", "\u201d"), capitalized_mid=0.05,
+                   notes="a wordfreq word is one syllable; the ₫ sign is not in the character set"),
 }
 
 # Letters wordfreq spells in an older or other form, written the language's way (Romanian s and t
@@ -106,7 +110,7 @@ def alphabet(code: str, no_eszett: bool = False) -> list[str]:
     wanted |= set("".join(lang.quotes).strip()) | set(lang.extra) | set(COMMON_PUNCTUATION) | set(lang.currency)
     wanted.discard(" ")
     wanted.add(" ")
-    return [c for c in charset.LATIN if c in wanted]
+    return [c for c in charset.SETS[charset.for_language(code)] if c in wanted]
 
 
 def vocabulary(code: str, n: int, no_eszett: bool = False, typographic_apostrophe: float = 0.3):

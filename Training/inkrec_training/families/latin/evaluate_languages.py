@@ -72,7 +72,7 @@ def accented_errors(hyp: str, ref: str) -> tuple[int, int]:
 def make_words(ident: str, by_writer: dict, xh: dict, writers: list, n: int, seed: int):
     from wordfreq import top_n_list, word_frequency
     lang, no_eszett = word_language(ident)
-    latin = set(charset.SETS["latin"])
+    latin = set(charset.SETS[charset.for_language(lang)])
     ws = [w for w in top_n_list(lang, 20000) if len(w) >= 2 and all(c in latin for c in w) and not any(c.isdigit() for c in w)]
     wt = [math.sqrt(word_frequency(w, lang)) for w in ws]
     if no_eszett:
@@ -85,7 +85,8 @@ def make_words(ident: str, by_writer: dict, xh: dict, writers: list, n: int, see
         tries += 1
         w = rng.choice(writers)
         word = rng.choices(ws, wt)[0]
-        strokes = languages.compose_language_word(word, by_writer[w], rng, xh[w])
+        strokes = languages.compose_language_word(word, by_writer[w], rng, xh[w],
+                                                  tone_late=languages.TONE_LATE.get(word_language(ident)[0]))
         if strokes is not None:
             out.append(data.Item(f"{lang}-{len(out)}", w, word, strokes, "word"))
     return out
@@ -180,23 +181,29 @@ def main():
 
 
 def write_readme_table(results: dict, args) -> None:
+    """The language table of README.md: a row per model evaluated here; the rows of models not evaluated in
+    this run stay as they were (``--languages vi --readme`` adds or updates vi's row alone)."""
     from inkrec_training.families.latin.export import LANGUAGE_MODELS
     path = os.path.join(ROOT, "README.md")
     marker, end = "<!-- languages-table -->", "<!-- /languages-table -->"
-    rows = ["| model | language | also matches | language model | words right | CER | CER, accented letters |",
-            "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
+    text = cards.read(path)
+    if marker not in text:
+        raise SystemExit(f"{path} has no {marker} to write the table after")
+    old = text[text.index(marker):]
+    old = old[: old.index(end)] if end in old else old
+    by_ident = {line.split("`")[1]: line for line in old.splitlines() if line.startswith("| `")}
     for ident, r in results.items():
         _, english, aliases = LANGUAGE_MODELS[ident]
         lm = os.path.getsize(os.path.join(ROOT, r["model"], "lm.bin"))
         acc = f"{100 * r['accented_cer']:.1f}% of {r['accented_letters']}" if r["accented_letters"] else "—"
-        rows.append(f"| `{ident}` | {english} | {', '.join(aliases) or '—'} | {lm / 1e6:.2f} MB | {100 * r['word_acc']:.1f}% | "
-                    f"{100 * r['cer']:.1f}% | {acc} |")
+        by_ident[ident] = (f"| `{ident}` | {english} | {', '.join(aliases) or '—'} | {lm / 1e6:.2f} MB | "
+                           f"{100 * r['word_acc']:.1f}% | {100 * r['cer']:.1f}% | {acc} |")
+    rows = ["| model | language | also matches | language model | words right | CER | CER, accented letters |",
+            "| --- | --- | --- | ---: | ---: | ---: | ---: |"] + [by_ident[k] for k in sorted(by_ident)]
     table = (f"{marker}\n{chr(10).join(rows)}\n\nComposed words of {r['writers']} held-out writers, {r['words']} per "
              f"language, with each model's LM (`python3 -m inkrec_training latin evaluate languages --words {args.words} --readme`). "
              "Region tags match the model of their language (`de-AT` → `de`, `pt-BR` → `pt`, `fr-CA` → `fr`); "
              f"`de-CH` has its own LM (ss for ß).\n{end}\n")
-    if marker not in cards.read(path):
-        raise SystemExit(f"{path} has no {marker} to write the table after")
     # an older README's table ran to the next section (the Japanese and Chinese paragraph now follows its end)
     cards.write_section(path, marker, end, table, until="\n## ")
 

@@ -18,6 +18,9 @@ Writes
   warning;
 - `Models/manifest.json` (shared files listed once per model with the same checksum).
 
+``--charset vietnamese`` exports the Vietnamese network instead (`Models/latn-vi-bilstm<H>x<L>/`, the
+latin set and the 49 Vietnamese letters it lacks) and the models that read it (`vi`).
+
 Identifiers are the bare language tags (`de`, `fr`, …) with the aliases in LANGUAGE_MODELS, and
 `de-CH` (its LM writes ss for ß). Region tags reach them through the engine's identifier matching
 (`de-AT` → `de`, `pt-BR` → `pt`, `es-MX` → `es`, `fr-CA` → `fr`).
@@ -50,7 +53,21 @@ LANGUAGE_MODELS = {
                                          ["bs", "sr-Latn", "sh"]),
     "sk": ("sk", "Slovak", []), "sl": ("sl", "Slovenian", []), "sv": ("sv", "Swedish", []),
     "tr": ("tr", "Turkish", []),
+    "vi": ("vi", "Vietnamese", []),
 }
+
+# What each character set's network is called and how its README and cards describe it.
+NETWORKS = {
+    "latin": ("latn", "the shared Latin-script network", "Every Latin-script language model in `Models/`"),
+    "vietnamese": ("latn-vi", "the Vietnamese network (the Latin network's letters and the 49 Vietnamese letters "
+                              "the latin set lacks)", "The Vietnamese model `vi`"),
+}
+
+
+def identifiers_of(charset_name: str) -> list[str]:
+    """The LANGUAGE_MODELS identifiers whose letters need ``charset_name`` (``charset.for_language``)."""
+    return [i for i, (code, _, _) in LANGUAGE_MODELS.items()
+            if charset.for_language(code.split("-")[0]) == charset_name]
 
 
 def update_readers(models: str, net: str, cfg: dict, exported: list[str]) -> list[str]:
@@ -70,28 +87,33 @@ def update_readers(models: str, net: str, cfg: dict, exported: list[str]) -> lis
             config["labels"] = charset.CHARACTERS
             write_json(path, config)
             updated.append(name)
-        elif weights.startswith("../latn-"):
+        elif weights.startswith("../latn-bilstm") and net.startswith("latn-bilstm"):
             print(f"warning: {name} reads {weights}, not the exported {net}: point its config.json at it by hand")
     return updated
 
 
-def network_name(cfg: dict) -> str:
-    return f"latn-bilstm{cfg['hidden']}x{cfg['layers']}"
+def network_name(cfg: dict, charset_name: str = "latin") -> str:
+    return f"{NETWORKS[charset_name][0]}-bilstm{cfg['hidden']}x{cfg['layers']}"
 
 
-def export_network(ck: dict, models: str) -> tuple[str, dict, int]:
-    """The shared network in 8 bits: its name, its config and the weights file's size."""
+def export_network(ck: dict, models: str, charset_name: str = "latin") -> tuple[str, dict, int]:
+    """The network in 8 bits: its name, its config and the weights file's size."""
     cfg = dict(ck["config"])
     cfg.setdefault("head", "ctc")
-    name = network_name(cfg)
-    size = save_int8_network(checkpoint_weights(ck), models, name, f"""# {name}: the shared Latin-script network
+    if cfg["numClasses"] != len(charset.SETS[charset_name]) + 1:
+        raise SystemExit(f"the checkpoint has {cfg['numClasses']} classes; the {charset_name} set has "
+                         f"{len(charset.SETS[charset_name])} characters + blank")
+    name = network_name(cfg, charset_name)
+    _, what, readers = NETWORKS[charset_name]
+    languages = "all" if charset_name == "latin" else "vi"
+    size = save_int8_network(checkpoint_weights(ck), models, name, f"""# {name}: {what}
 
 3 bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs after layer 1, a CTC head over
-the 260 characters of the latin set + blank, weights in 8 bits (`Training/inkrec_training/quantize.py`).
-Every Latin-script language model in `Models/` names this file in its `config.json`
+the {len(charset.SETS[charset_name])} characters of the {charset_name} set + blank, weights in 8 bits (`Training/inkrec_training/quantize.py`).
+{readers} names this file in its `config.json`
 (`../{name}/weights.safetensors`) and adds its own language model; the manifest lists it under each of
-them with one checksum, so it is downloaded and stored once. Trained by `python3 -m inkrec_training latin train --charset latin
---languages all` on UNIPEN (CC BY 4.0) and composed accented ink; see any language's MODEL_CARD.md.
+them with one checksum, so it is downloaded and stored once. Trained by `python3 -m inkrec_training latin train --charset {charset_name}
+--languages {languages}` on UNIPEN (CC BY 4.0) and composed accented ink; see {"any language's" if charset_name == "latin" else "vi's"} MODEL_CARD.md.
 """)
     return name, cfg, size
 
@@ -111,40 +133,56 @@ TRAINING_NOTE = (
 
 
 def model_card(identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int, weights_bytes: int,
-               history: list, version: str, training_note: str = TRAINING_NOTE) -> str:
+               history: list, version: str, training_note: str = TRAINING_NOTE, charset_name: str = "latin") -> str:
+    latin = charset_name == "latin"
+    composed = "composed accented words of 26 languages" if latin else "composed Vietnamese words"
     last = history[-1] if history else {}
     hist = (f"At the end of training (step {last.get('step')}), greedy on held-out writers: English words CER "
             f"{last.get('ema_cer', last.get('cer', float('nan'))):.3f}, word accuracy "
-            f"{last.get('ema_word_acc', last.get('word_acc', float('nan'))):.3f}; composed accented words of 26 "
-            f"languages CER {last.get('lang_cer', float('nan')):.3f}, word accuracy {last.get('lang_word_acc', float('nan')):.3f}."
+            f"{last.get('ema_word_acc', last.get('word_acc', float('nan'))):.3f}; {composed} "
+            f"CER {last.get('lang_cer', float('nan')):.3f}, word accuracy {last.get('lang_word_acc', float('nan')):.3f}."
             if last else "")
     hist = f"\n  {hist}" if hist else ""  # an averaged network (latin train average) has no history of its own
+    n_chars = len(charset.SETS[charset_name])
+    if latin:
+        intro = f"the shared Latin-script network `{net}` with\na character language model of its own"
+        built = "on words of\n  26 languages built from one writer's isolated characters"
+        shared = "shared by every Latin model"
+        coverage = "\n- Vietnamese reads through a model of its own, `vi` (its stacked diacritics and ơ ư are not in this character set)."
+    else:
+        intro = (f"the network `{net}` (the Latin\nnetwork's {len(charset.LATIN)} characters and the "
+                 f"{(n_chars - len(charset.LATIN)) // 2} Vietnamese letters they lack, in both cases) with a character "
+                 "language model")
+        built = ("on Vietnamese\n  syllables built from one writer's isolated characters (two marks on a letter stacked, "
+                 "tone marks\n  after the word half the time)")
+        shared = "its own network; it also reads the Latin languages' letters"
+        coverage = ""
+    hershey = ("the fonts are public domain" if latin else
+               "the Hershey fonts were originally created by Dr. A. V. Hershey while working at the U. S. National "
+               "Bureau of Standards; the format of the font data was originally created by James Hurt, Cognition, Inc.")
     return f"""# Model card: {identifier} ({english})
 
-Handwriting recognizer for {english}, version {version}: the shared Latin-script network `{net}` with
-a character language model of its own, for the DigitalInk engine.
+Handwriting recognizer for {english}, version {version}: {intro}, for the DigitalInk engine.
 
 ## What is real and what is composed
 - **Real ink**: English only. UNIPEN train_r01_v07 (International Unipen Foundation, CC BY 4.0): words,
   free-text lines and isolated characters of the training writers (10% of writers held out).
 - **Composed ink** (nobody wrote {english} for this model): accented letters made from real English
   ink by drawing each diacritic as a stroke of the writer's pen (`Training/inkrec_training/accents.py`,
-  pictures in `Docs/composer.md`): on letters located in real words by forced alignment, on words of
-  26 languages built from one writer's isolated characters, and on running text drawn in single-stroke
-  Hershey fonts (`hershey-fonts`, PyPI; the fonts are public domain). **Every {english} figure in this card
+  pictures in `Docs/composer.md`): on letters located in real words by forced alignment, {built}, and on running text drawn in single-stroke
+  Hershey fonts (`hershey-fonts`, PyPI; {hershey}). **Every {english} figure in this card
   comes from composed ink**; no real {english} handwriting was available to measure it.
 - **Language model**: `lm.bin` ({lm_bytes / 1e6:.2f} MB, INKLM2, `python3 -m inkrec_training latin lm --language {code}`):
   character n-grams over running text modelled from wordfreq's {code} word frequencies (wordfreq data
   CC BY-SA 4.0, code Apache-2.0), with the casing, quotation marks and punctuation of running text.
 - No research-only data (IAM-OnDB, CASIA, …) is used.
 
-## Network (shared)
-- `../{net}/weights.safetensors` ({weights_bytes / 1e6:.2f} MB, shared by every Latin model): features
+## Network ({"shared" if latin else "its own"})
+- `../{net}/weights.safetensors` ({weights_bytes / 1e6:.2f} MB, {shared}): features
   `{FEATURE_SCHEME}`, {cfg['layers']} bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs
-  after layer 1, a CTC head over 260 characters + blank; 8-bit weights with a scale per row (activations
+  after layer 1, a CTC head over {n_chars} characters + blank; 8-bit weights with a scale per row (activations
   quantized per frame), `config.json` `precision: int8`.
-- {training_note}{hist}
-- Vietnamese is not covered (its stacked diacritics and ơ ư are not in the character set).
+- {training_note}{hist}{coverage}
 """
 
 
@@ -166,11 +204,16 @@ def main():
     ap.add_argument("--beam-threshold", type=float, default=16.0,
                     help="drop prefixes ranked more than this below the best after each frame (0: none); 16 read "
                          "the tuning words of eight languages as no threshold, 12 did not")
+    ap.add_argument("--charset", default="latin", choices=sorted(NETWORKS),
+                    help="the network's character set: latin (the shared network) or vietnamese (vi's own)")
     args = ap.parse_args()
-    charset.select("latin")
+    charset.select(args.charset)
     ck = torch.load(args.checkpoint, weights_only=False, map_location="cpu")
-    net, cfg, weights_bytes = export_network(ck, args.models)
-    ids = args.languages.split(",") if args.languages else list(LANGUAGE_MODELS)
+    net, cfg, weights_bytes = export_network(ck, args.models, args.charset)
+    ids = args.languages.split(",") if args.languages else identifiers_of(args.charset)
+    for ident in ids:
+        if ident not in LANGUAGE_MODELS or charset.for_language(LANGUAGE_MODELS[ident][0].split("-")[0]) != args.charset:
+            raise SystemExit(f"{ident} is not a model of the {args.charset} network: {identifiers_of(args.charset)}")
     history = ck["state"].get("history", [])
     per_language = {}
     if args.decoder_weights:
@@ -197,11 +240,14 @@ def main():
         write_json(os.path.join(out, "model.json"),
                    {"identifier": ident, "aliases": aliases, "version": args.version, "kind": "text", "network": net,
                     "license": "CC-BY-SA-4.0",
-                    "description": f"{english} (Latin script): the shared Latin network, trained on UNIPEN (CC BY 4.0) "
+                    "description": (f"{english} (Latin script): the shared Latin network" if args.charset == "latin" else
+                                    f"{english}: the Vietnamese network")
+                                   + f", trained on UNIPEN (CC BY 4.0) "
                                    f"and composed accented ink, with a {code} language model from wordfreq (CC BY-SA 4.0)"})
         # The figures latin evaluate languages --card wrote stay.
         write_card(os.path.join(out, "MODEL_CARD.md"), model_card(ident, english, code, net, cfg, os.path.getsize(lm_src),
-                                                                  weights_bytes, history, args.version, args.training_note),
+                                                                  weights_bytes, history, args.version, args.training_note,
+                                                                  args.charset),
                    keep_from="<!-- languages:")
         print(f"{ident}: lm {os.path.getsize(lm_src)} bytes")
     for ident in update_readers(args.models, net, cfg, ids):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Composed samples of a few Latin languages for Samples/ (`composed-<lang>.json`), marked as composed.
+"""Composed samples of a few Latin-script languages (Vietnamese too) for Samples/ (`composed-<lang>.json`), marked as composed.
 
     python3 -m inkrec_training latin data language-samples
 
@@ -20,7 +20,7 @@ from inkrec_training import charset, compose, data, languages
 from inkrec_training.families.latin.evaluate_languages import writer_set  # noqa: E402
 from inkrec_training import splits
 
-WORDS = {"de": "Übung", "pl": "źródło", "fr": "élève", "cs": "řeka"}
+WORDS = {"de": "Übung", "pl": "źródło", "fr": "élève", "cs": "řeka", "vi": "người"}
 
 
 def main():

@@ -5,6 +5,7 @@
     python3 -m inkrec_training latin export quantize --model Models/en-US --out /tmp/en-US-int8 --golden \
         Tests/DigitalInkTests/Fixtures/model-golden-int8.json
     python3 -m inkrec_training latin export quantize --golden-of Models/en-US   # the golden files of an 8-bit model as shipped
+    python3 -m inkrec_training latin export quantize --int8-golden-of Models/vi   # model-golden-int8-vi.json only
 
 Copies every file of `--model` to `--out` (a different directory), writes `weights.safetensors` with I8
 tensors and their `.scale`s, and sets `network.precision` to `"int8"` in `config.json`. `--golden` writes
@@ -17,6 +18,10 @@ weights, e.g. en-US on the shared Latin network, `../latn-bilstm96x3/weights.saf
 features; in `model-golden.json` the log-probabilities of the weights dequantized to float (what a float model
 of these weights computes; the engine checks them only for float models), in `model-golden-int8.json` those of
 `quantize.QuantizedNet` (the engine reproduces them within 2e-3).
+
+`--int8-golden-of DIR` writes only `model-golden-int8-<identifier>.json`: the 8-bit reference of the same inks
+under another 8-bit network (the Vietnamese one, say) that reads the same features; both test suites check
+every `model-golden-int8*.json`.
 """
 from __future__ import annotations
 
@@ -55,8 +60,10 @@ def quantize_directory(model: str, out: str) -> dict:
     return {"config": config, "tensors": tensors}
 
 
-def write_golden(q: dict, path: str) -> None:
+def write_golden(q: dict, path: str, model: str | None = None) -> None:
     src = json.load(open(os.path.join(FIXTURES, "model-golden.json")))
+    if model is not None:
+        src["model"] = model
     net = quantize.QuantizedNet(q["tensors"], q["config"]["network"])
     cases = []
     for c in src["cases"]:
@@ -65,6 +72,24 @@ def write_golden(q: dict, path: str) -> None:
     with open(path, "w") as f:
         json.dump({"model": src["model"], "precision": "int8", "cases": cases}, f)
     print(f"wrote {path} ({len(cases)} inks)")
+
+
+def int8_golden_of(model_dir: str) -> str:
+    """``model-golden-int8-<identifier>.json`` for the 8-bit model directory ``model_dir``: ``model-golden.json``'s
+    inks (whose features it must compute the same way) under its network; returns the path."""
+    from inkrec_training.features import model_features
+    config = json.load(open(os.path.join(model_dir, "config.json")))
+    if config["network"].get("precision") != "int8":
+        raise SystemExit(f"{model_dir}: not an 8-bit model")
+    for c in json.load(open(os.path.join(FIXTURES, "model-golden.json")))["cases"]:
+        strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in c["ink"]["strokes"]]
+        feats = model_features(strokes, config["features"])
+        if feats.shape != (len(c["features"]), 4) or abs(feats - torch.tensor(c["features"]).numpy()).max() > 1e-5:
+            raise SystemExit(f"{c['id']}: the features differ from the golden file's (another feature scheme?)")
+    tensors = load_file(os.path.join(model_dir, config["network"]["weights"]))
+    path = os.path.join(FIXTURES, f"model-golden-int8-{config['identifier']}.json")
+    write_golden({"tensors": tensors, "config": config}, path, model=config["identifier"])
+    return path
 
 
 def golden_of(model_dir: str) -> None:
@@ -133,7 +158,12 @@ def main():
     ap.add_argument("--golden", help="write the 8-bit reference log-probabilities of model-golden.json's inks here")
     ap.add_argument("--kernel-golden", help="write the exact-integer kernel fixture here")
     ap.add_argument("--golden-of", metavar="DIR", help="rewrite both golden files for this 8-bit model directory")
+    ap.add_argument("--int8-golden-of", metavar="DIR",
+                    help="write model-golden-int8-<identifier>.json for this 8-bit model directory (another network)")
     args = ap.parse_args()
+    if args.int8_golden_of:
+        int8_golden_of(args.int8_golden_of)
+        return
     if args.golden_of:
         golden_of(args.golden_of)
         return

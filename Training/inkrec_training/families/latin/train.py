@@ -247,11 +247,11 @@ def add_training_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--mix-words", type=float, default=0.5,
                     help="share of real words plus synthetic ink (the rest: 0.2 synthetic lines, 0.15 real lines, "
                          "0.15 characters, scaled to fill 1 - this share)")
-    ap.add_argument("--charset", default="western", choices=["western", "latin"],
+    ap.add_argument("--charset", default="western", choices=["western", "latin", "vietnamese"],
                     help="the output character set (inkrec_training/charset.py)")
     ap.add_argument("--languages", default="",
                     help="comma-separated wordfreq codes (or 'all') whose composed accented ink joins the mix "
-                         "(inkrec_training/languages.py); needs --charset latin")
+                         "(inkrec_training/languages.py); needs --charset latin (vi: vietnamese)")
     ap.add_argument("--mix-languages", type=float, default=0.45,
                     help="share of composed accented ink with --languages: 40%% real words with drawn marks, "
                          "25%% words composed from isolated characters, 35%% Hershey text (taken from the others)")

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Pictures of the script kit for Docs/scripts.md (`inkrec_training/writing`, `accents.py`).
+
+    python3 -m inkrec_training scripts data figures --out Docs/scripts
+
+Writes six SVGs, each a grid of inks with their labels:
+`vietnamese.svg` (Vietnamese words built from one training writer's isolated UNIPEN characters, stacked
+marks, tone marks late half the time), `homoglyphs.svg` (Russian, Ukrainian, Bulgarian, Macedonian,
+Serbian and Greek words built from real UNIPEN letters of the same handwritten form) and
+`greek-hershey.svg` (every Greek letter of the single-line Hershey font, the centre lines the Greek
+generator starts from) and `greek-generated.svg` (Greek words written from those centre lines by held-out
+writers of the writer model, `writing.writer.write_word`) and `hangul-generated.svg` (Korean phrases from
+the drawn jamo and block layouts, `writing.hangul`, written by held-out writers through the CJK generator) and
+`cyrillic-generated.svg` (Russian, Ukrainian, Bulgarian, Macedonian and Serbian words from the drawn
+handwritten letters, `writing.cyrillic`, by held-out writers).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+
+from inkrec_training.paths import TRAINING as HERE
+from inkrec_training import compose, data, languages, splits
+from inkrec_training.families.latin.composer_figures import svg
+from inkrec_training import cjk
+from inkrec_training.writing import cyrillic, greek, hangul, hershey, homoglyphs, text, writer
+
+
+def training_writers(min_letters: int = 40) -> dict:
+    chars = data.load("chars", limit=60000)
+    by = compose.writer_characters([c for c in chars if not splits.is_validation_writer(c.writer)])
+    return {w: d for w, d in sorted(by.items()) if len(d) >= min_letters}
+
+
+def vietnamese(by_writer: dict, rng: random.Random, n: int = 12) -> list:
+    ws, wt = languages.words_of("vi", 5000)
+    writers = list(by_writer)
+    rows = []
+    while len(rows) < n:
+        w = rng.choice(writers)
+        word = rng.choices(ws, wt)[0]
+        if word.isascii():
+            continue
+        xh = compose.x_height(by_writer[w])
+        got = languages.compose_language_word(word, by_writer[w], rng, xh, tone_late=languages.TONE_LATE["vi"])
+        if got is None:
+            continue
+        rows.append((f"vi: {word}", got, None))
+    return rows
+
+
+def real_letter_words(by_writer: dict, rng: random.Random, per_language: int = 2) -> list:
+    rows = []
+    writers = list(by_writer)
+    for code in ("ru", "uk", "bg", "mk", "sr", "el"):
+        words, freqs = text.words(code, 20000)
+        ok = [(w, f) for w, f in zip(words, freqs) if len(w) >= 3 and homoglyphs.composable(w)]
+        got_here = 0
+        while got_here < per_language:
+            word = rng.choices([w for w, _ in ok], [f ** 0.5 for _, f in ok])[0]
+            w = rng.choice(writers)
+            xh = compose.x_height(by_writer[w])
+            strokes = homoglyphs.compose_word(word, homoglyphs.writer_letters(by_writer[w], xh), rng, xh)
+            if strokes is None:
+                continue
+            rows.append((f"{code}: {word}", strokes, None))
+            got_here += 1
+    return rows
+
+
+def greek_letters() -> list:
+    rows = []
+    for c in hershey.letters("greeks"):
+        rows.append((c, hershey.glyph("greeks", c), None))
+    return rows
+
+
+def generated_greek(rng: random.Random, n: int = 12) -> list:
+    words, freqs = text.words("el", 5000)
+    rows = []
+    while len(rows) < n:
+        w = rng.choices(words, freqs)[0]
+        if len(w) < 3:
+            continue
+        k = len(rows)
+        ink = writer.write_word(greek.word(w), writer.RULES["Grek"], writer.heldout_writer(k), rng)
+        rows.append((f"el: {w} (held-out writer {k})", ink, None))
+    return rows
+
+
+def generated_cyrillic(rng: random.Random, per_language: int = 3) -> list:
+    rows = []
+    for code in ("ru", "uk", "bg", "mk", "sr"):
+        words, freqs = text.words(code, 5000)
+        for _ in range(per_language):
+            w = ""
+            while len(w) < 4:
+                w = rng.choices(words, freqs)[0]
+            if rng.random() < 0.2:
+                w = w[:1].upper() + w[1:]
+            k = len(rows)
+            ink = writer.write_word(cyrillic.word(w, rng), writer.RULES["Cyrl"], writer.heldout_writer(k), rng)
+            rows.append((f"{code}: {w} (held-out writer {k})", ink, None))
+    return rows
+
+
+def generated_korean(rng: random.Random, n: int = 9) -> list:
+    tokens, freqs = text.words("ko", 5000)
+    rows = []
+    while len(rows) < n:
+        phrase = " ".join(text.korean_phrases(rng.choices(tokens, freqs, k=rng.randint(3, 6))))
+        gen = cjk.Generator(hangul.glyphs(set(phrase)), {})
+        k = len(rows)
+        ink = gen.write(phrase, writer.heldout_writer(k), rng)
+        if ink is not None:
+            rows.append((f"ko: {phrase} (held-out writer {k})", ink, None))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=os.path.join(HERE, "..", "Docs", "scripts"))
+    ap.add_argument("--seed", type=int, default=4)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    by_writer = training_writers()
+    rng = random.Random(args.seed)
+    svg(vietnamese(by_writer, rng), os.path.join(args.out, "vietnamese.svg"))
+    svg(real_letter_words(by_writer, rng), os.path.join(args.out, "homoglyphs.svg"), cols=3, cell_w=340)
+    svg(greek_letters(), os.path.join(args.out, "greek-hershey.svg"), cols=12, cell_w=60, cell_h=90)
+    svg(generated_greek(rng), os.path.join(args.out, "greek-generated.svg"), cols=3, cell_w=340)
+    svg(generated_korean(rng), os.path.join(args.out, "hangul-generated.svg"), cols=3, cell_w=340)
+    svg(generated_cyrillic(rng), os.path.join(args.out, "cyrillic-generated.svg"), cols=3, cell_w=340)
+
+
+if __name__ == "__main__":
+    main()

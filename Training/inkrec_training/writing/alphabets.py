@@ -1,0 +1,55 @@
+"""Each language's letters, and which script they belong to.
+
+``ALPHABETS[code]`` is the lowercase alphabet of a language the kit makes models for (its capitals are
+``str.upper`` of each letter), ``SCRIPTS[code]`` its ISO 15924 script. ``script_of(c)`` names the script of
+one character from its Unicode name, so a word list can drop words written in another script (Latin
+brand names in Russian text, Cyrillic noise in Greek text).
+"""
+from __future__ import annotations
+
+import unicodedata
+
+ALPHABETS: dict[str, str] = {
+    "ru": "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+    "uk": "абвгґдеєжзиіїйклмнопрстуфхцчшщьюя",
+    "bg": "абвгдежзийклмнопрстуфхцчшщъьюя",
+    "mk": "абвгдѓежзѕијклљмнњопрстќуфхцчџш",
+    "sr": "абвгдђежзијклљмнњопрстћуфхцчџш",
+    "el": "αβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώϊϋΐΰ",
+    "vi": "aăâbcdđeêghiklmnoôơpqrstuưvxy" "àáãảạằắẳẵặầấẩẫậèéẻẽẹềếểễệìíỉĩịòóỏõọồốổỗộờớởỡợùúủũụừứửữựỳýỷỹỵ",
+}
+# Letters a language writes inside words besides its alphabet (Ukrainian's apostrophe: м'ясо, п’ять).
+WORD_MARKS: dict[str, str] = {"uk": "'\u2019"}
+
+SCRIPTS: dict[str, str] = {"ru": "Cyrl", "uk": "Cyrl", "bg": "Cyrl", "mk": "Cyrl", "sr": "Cyrl", "el": "Grek",
+                           "ko": "Hang", "vi": "Latn"}
+
+_PREFIX = {"CYRILLIC": "Cyrl", "GREEK": "Grek", "HANGUL": "Hang", "LATIN": "Latn"}
+
+
+def script_of(c: str) -> str | None:
+    """The script of letter ``c`` (Cyrl, Grek, Hang, Latn), or None for other characters."""
+    name = unicodedata.name(c, "")
+    return _PREFIX.get(name.split(" ")[0])
+
+
+def is_hangul_syllable(c: str) -> bool:
+    return 0xAC00 <= ord(c) <= 0xD7A3
+
+
+def letters(code: str) -> str:
+    """Lowercase and uppercase letters of ``code``'s alphabet (Korean: none listed; see ``is_hangul_syllable``)."""
+    a = ALPHABETS.get(code, "")
+    upper = "".join(c.upper() for c in a if len(c.upper()) == 1 and c.upper() != c)
+    return "".join(dict.fromkeys(a + upper))
+
+
+def writes(code: str, word: str) -> bool:
+    """Whether ``word`` is written only in ``code``'s letters (and its in-word marks, not first or last)."""
+    if not word:
+        return False
+    if code == "ko":
+        return all(is_hangul_syllable(c) for c in word)
+    allowed = set(letters(code))
+    marks = WORD_MARKS.get(code, "")
+    return all(c in allowed or (c in marks and 0 < i < len(word) - 1) for i, c in enumerate(word))
