@@ -44,18 +44,11 @@ def _font(name: str):
 
 
 @lru_cache(maxsize=None)
-def _x_height(name: str) -> float:
-    """The height of the font's lowercase ο/о above its baseline, in rendering units."""
+def _metrics(name: str) -> tuple[float, float]:
+    """(x-height, baseline) of the font in rendering units: the height of its lowercase ο/о and where it sits."""
     slot = LAYOUTS[name]["ο" if "ο" in LAYOUTS[name] else "о"]
     pts = np.concatenate([np.asarray(s, float) for s in _font(name).strokes_for_text(slot)])
-    return float(np.ptp(pts[:, 1]))
-
-
-@lru_cache(maxsize=None)
-def _baseline(name: str) -> float:
-    slot = LAYOUTS[name]["ο" if "ο" in LAYOUTS[name] else "о"]
-    pts = np.concatenate([np.asarray(s, float) for s in _font(name).strokes_for_text(slot)])
-    return float(pts[:, 1].min())
+    return float(np.ptp(pts[:, 1])), float(pts[:, 1].min())
 
 
 def letters(font: str) -> str:
@@ -70,6 +63,6 @@ def glyph(font: str, letter: str) -> Optional[list[np.ndarray]]:
     strokes = [np.asarray(s, float) for s in _font(font).strokes_for_text(slot) if len(s) > 1]
     if not strokes:
         return None
-    xh, base = _x_height(font), _baseline(font)
+    xh, base = _metrics(font)
     x0 = min(float(s[:, 0].min()) for s in strokes)
     return [np.stack([(s[:, 0] - x0) / xh, -(s[:, 1] - base) / xh], axis=1) for s in strokes]

@@ -24,7 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .. import synthetic
+from .. import accents, synthetic
 
 TRAIN_WRITERS = 100_000
 HELDOUT_WRITER_BASE = 10_000_000
@@ -221,7 +221,6 @@ def write_word(letters: Sequence[tuple[Sequence[np.ndarray], Sequence[str]]], ru
     with the writer's gaps, size changes and baseline drift, some joined to the next by the pen (``rules``),
     marks right after their letter or, for ``rules.late_marks``, after the word. Returns ``[x, y, t]`` arrays,
     ``unit`` per x-height."""
-    from .. import accents
     assert rules.layout == "baseline"
     strokes: list[np.ndarray] = []
     pauses: list[float] = []

@@ -74,18 +74,23 @@ def write_golden(q: dict, path: str, model: str | None = None) -> None:
     print(f"wrote {path} ({len(cases)} inks)")
 
 
+def checked_features(case: dict, config: dict) -> None:
+    """Stops unless ``config``'s features of the golden ``case``'s ink are the case's features (within 1e-5)."""
+    from inkrec_training.features import model_features
+    strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in case["ink"]["strokes"]]
+    feats = model_features(strokes, config["features"])
+    if feats.shape != (len(case["features"]), 4) or abs(feats - torch.tensor(case["features"]).numpy()).max() > 1e-5:
+        raise SystemExit(f"{case['id']}: the features differ from the golden file's (another feature scheme?)")
+
+
 def int8_golden_of(model_dir: str) -> str:
     """``model-golden-int8-<identifier>.json`` for the 8-bit model directory ``model_dir``: ``model-golden.json``'s
     inks (whose features it must compute the same way) under its network; returns the path."""
-    from inkrec_training.features import model_features
     config = json.load(open(os.path.join(model_dir, "config.json")))
     if config["network"].get("precision") != "int8":
         raise SystemExit(f"{model_dir}: not an 8-bit model")
     for c in json.load(open(os.path.join(FIXTURES, "model-golden.json")))["cases"]:
-        strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in c["ink"]["strokes"]]
-        feats = model_features(strokes, config["features"])
-        if feats.shape != (len(c["features"]), 4) or abs(feats - torch.tensor(c["features"]).numpy()).max() > 1e-5:
-            raise SystemExit(f"{c['id']}: the features differ from the golden file's (another feature scheme?)")
+        checked_features(c, config)
     tensors = load_file(os.path.join(model_dir, config["network"]["weights"]))
     path = os.path.join(FIXTURES, f"model-golden-int8-{config['identifier']}.json")
     write_golden({"tensors": tensors, "config": config}, path, model=config["identifier"])
@@ -94,7 +99,6 @@ def int8_golden_of(model_dir: str) -> str:
 
 def golden_of(model_dir: str) -> None:
     """Both golden files for the 8-bit model directory ``model_dir`` (see the module docstring)."""
-    from inkrec_training.features import model_features
     from inkrec_training.model import load_exported
     config = json.load(open(os.path.join(model_dir, "config.json")))
     if config["network"].get("precision") != "int8":
@@ -105,10 +109,7 @@ def golden_of(model_dir: str) -> None:
     path = os.path.join(FIXTURES, "model-golden.json")
     src = json.load(open(path))
     for c in src["cases"]:
-        strokes = [[[p["x"], p["y"]] for p in s["points"]] for s in c["ink"]["strokes"]]
-        feats = model_features(strokes, config["features"])
-        if feats.shape != (len(c["features"]), 4) or abs(feats - torch.tensor(c["features"]).numpy()).max() > 1e-5:
-            raise SystemExit(f"{c['id']}: the features differ from the golden file's (another feature scheme?)")
+        checked_features(c, config)
         with torch.no_grad():
             lp, _ = float_net(torch.tensor(c["features"], dtype=torch.float32)[None], torch.tensor([len(c["features"])]))
         c["logProbs"] = lp[0].numpy().astype(float).tolist()
