@@ -356,16 +356,34 @@ struct CLILanguageTests {
           arguments: [("de", "Samples/composed-de.json"), ("pl", "Samples/composed-pl.json"), ("fr", "Samples/composed-fr.json"),
                       ("vi-VN", "Samples/composed-vi.json")])
     func languageSample(_ language: String, _ sample: String) async throws {
+        let (label, texts) = try await Self.read(sample, language: language)
+        // The sample's word, case aside, among the candidates, and the best one has accented letters.
+        #expect(texts.contains { $0.lowercased() == label?.lowercased() }, "\(texts)")
+        #expect(texts.first.map { !$0.allSatisfy(\.isASCII) } == true, "\(texts)")
+    }
+
+    /// `inkrec recognize SAMPLE --language L --format json` in a fresh storage folder: the sample's label and
+    /// the candidates' texts, best first.
+    static func read(_ sample: String, language: String) async throws -> (label: String?, texts: [String]) {
         let storage = try CLI.temporaryDirectory().path
         let label = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sample)))
             as? [String: Any])["label"] as? String
         let r = try await CLI.run(["recognize", sample, "--language", language, "--storage", storage, "--format", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         let out = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
-        let texts = (out["candidates"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
-        // The sample's word, case aside, among the candidates, and the best one has accented letters.
-        #expect(texts.contains { $0.lowercased() == label?.lowercased() }, "\(texts)")
-        #expect(texts.first.map { !$0.allSatisfy(\.isASCII) } == true, "\(texts)")
+        return (label, (out["candidates"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String })
+    }
+}
+
+@Suite("inkrec reads the generated Cyrillic samples", .serialized)
+struct CLICyrillicTests {
+    @Test("--language (a region or script tag too) picks a Cyrillic model, which reads its generated sample",
+          arguments: [("ru-RU", "Samples/generated-ru.json"), ("uk-UA", "Samples/generated-uk.json"),
+                      ("bg", "Samples/generated-bg.json"), ("mk", "Samples/generated-mk.json"),
+                      ("sr-Cyrl-RS", "Samples/generated-sr.json")])
+    func cyrillicSample(_ language: String, _ sample: String) async throws {
+        let (label, texts) = try await CLILanguageTests.read(sample, language: language)
+        #expect(texts.first == label, "\(texts)")
     }
 }
 

@@ -144,6 +144,7 @@ struct ModelManagerIdentifierTests {
         #expect(try Identifier.from(languageTag: "en", in: shipped)?.languageTag == "en-US")
         #expect(try Identifier.from(languageTag: "ja-JP", in: shipped)?.languageTag == "ja")
         #expect(try Identifier.from(languageTag: "ko", in: shipped) == nil)
+        #expect(try Identifier.from(languageTag: "ru-RU", in: shipped)?.languageTag == "ru")
         #expect(try Identifier.from(languageTag: "zxx-Zsym-x-shapes", in: shipped) == .shapes)
     }
 
@@ -152,6 +153,9 @@ struct ModelManagerIdentifierTests {
         ("pt-BR", "pt"), ("pt-PT", "pt"), ("es-MX", "es"), ("es-419", "es"), ("hr", "hr"), ("bs", "hr"),
         ("sr-Latn", "hr"), ("sh", "hr"), ("no", "nb"), ("nb-NO", "nb"), ("nn", nil), ("tl", "fil"), ("fil-PH", "fil"),
         ("pl-PL", "pl"), ("tr-TR", "tr"), ("is", "is"), ("vi", "vi"), ("vi-VN", "vi"), ("vi-Latn-VN", "vi"),
+        ("ru", "ru"), ("ru-RU", "ru"), ("ru-Cyrl-RU", "ru"), ("uk-UA", "uk"), ("bg-BG", "bg"), ("mk-MK", "mk"),
+        ("sr", "sr"), ("sr-RS", "sr"), ("sr-Cyrl-RS", "sr"), ("sr-Cyrl", "sr"), ("sr-Latn-RS", "hr"), ("sr-ME", "hr"),
+        ("be", nil), ("kk", nil),
     ] as [(String, String?)])
     func shippedLatinModels(_ tag: String, _ expected: String?) throws {
         let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
@@ -178,14 +182,27 @@ struct ModelManagerIdentifierTests {
         #expect(!latin.files.contains { $0.sha256 == viNetwork.sha256 })
     }
 
+    @Test("the Cyrillic models share one network of their own, listed with one checksum, apart from the Latin file")
+    func cyrillicModelsShareTheirNetwork() throws {
+        let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
+        let cyrillic = ["ru", "uk", "bg", "mk", "sr"].compactMap { tag in shipped.models.first { $0.identifier.languageTag == tag } }
+        #expect(cyrillic.count == 5)
+        #expect(cyrillic.allSatisfy { $0.network == "cyrl-bilstm96x3" })
+        let files = cyrillic.map { model in model.files.filter { $0.path.hasPrefix("cyrl-") } }
+        #expect(files.allSatisfy { $0.count == 1 })
+        #expect(Set(files.compactMap { $0.first?.sha256 }).count == 1)
+        let latin = try #require(shipped.models.first { $0.identifier.languageTag == "de" })
+        #expect(!latin.files.contains { $0.sha256 == files.first?.first?.sha256 })
+    }
+
     @Test("the shipped models within their budgets: every language model but en-US's at most 2 MB, Models/ at most 120 MB")
     func shippedSizes() throws {
         let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
         var unique: [String: Int64] = [:]
         for model in shipped.models {
             for file in model.files { unique[file.path] = file.size }
-            let isLatin = (model.network ?? "").hasPrefix("latn-")
-            if isLatin && model.identifier.languageTag != "en-US", let lm = model.files.first(where: { $0.path.hasSuffix("/lm.bin") }) {
+            let isAlphabetic = (model.network ?? "").hasPrefix("latn-") || (model.network ?? "").hasPrefix("cyrl-")
+            if isAlphabetic && model.identifier.languageTag != "en-US", let lm = model.files.first(where: { $0.path.hasSuffix("/lm.bin") }) {
                 #expect(lm.size <= 2_000_000, "\(lm.path): \(lm.size) bytes")
             }
         }

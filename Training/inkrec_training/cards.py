@@ -58,6 +58,17 @@ def write_section(path: str, begin: str, end: str, new: str, before: str | None 
     write(path, put_section(read(path), begin, end, new, before, until))
 
 
+def table_rows(path: str, begin: str, end: str) -> dict[str, str]:
+    """{first cell's code span: row} of the Markdown table that follows ``begin`` in the file at ``path`` (up to
+    ``end``), for a tool that rewrites some rows and keeps the others; SystemExit when ``begin`` is missing."""
+    text = read(path)
+    if begin not in text:
+        raise SystemExit(f"{path} has no {begin} to write the table after")
+    old = text[text.index(begin):]
+    old = old[: old.index(end)] if end in old else old
+    return {line.split("`")[1]: line for line in old.splitlines() if line.startswith("| `")}
+
+
 def write_card(path: str, text: str, keep_from: str | None = None) -> None:
     """Writes a generated MODEL_CARD.md. With ``keep_from``, the old card's part from that marker on (the
     figures an evaluation tool wrote there) is kept after the new text."""

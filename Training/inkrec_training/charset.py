@@ -16,6 +16,12 @@ Three sets exist:
   vowels with hook above or dot below, the stacked circumflex, breve and horn forms), each uppercase
   before its lowercase. The Vietnamese network is the Latin one with these head rows added, so it
   still reads Latin-script words.
+- ``"cyrillic"`` (353 characters): ``"latin"`` followed by the 46 letters of the Cyrillic alphabets the kit
+  writes (Russian, Ukrainian, Bulgarian, Macedonian, Serbian: ``writing.alphabets``), each uppercase before
+  its lowercase, and №. The Cyrillic network starts from the Latin one with these head rows added and
+  keeps reading Latin letters, digits and punctuation (mixed-script text: names, units, brands).
+- ``"greek"`` (329 characters): ``"latin"`` followed by the 69 Greek letters of ``el`` (with tonos and
+  dialytika, final ς; capitals with tonos), for a Greek network built the same way (not trained yet).
 
 ``for_language(code)`` names the set a wordfreq language's letters need.
 
@@ -41,12 +47,27 @@ LATIN: list[str] = WESTERN + _LATIN_EXTENDED + _PUNCTUATION
 _VIETNAMESE_LOWER = "ảạằắẳẵặầấẩẫậẻẽẹềếểễệỉĩịỏọồốổỗộơờớởỡợủũụưừứửữựỳỷỹỵ"
 VIETNAMESE: list[str] = LATIN + [c for pair in zip(_VIETNAMESE_LOWER.upper(), _VIETNAMESE_LOWER) for c in pair]
 
-SETS = {"western": WESTERN, "latin": LATIN, "vietnamese": VIETNAMESE}
+# Cyrillic letters of ru uk bg mk sr (alphabetical by code point, as alphabets.ALPHABETS spells them).
+_CYRILLIC_LOWER = "абвгдежзийклмнопрстуфхцчшщъыьэюяёђѓєѕіїјљњћќџґ"
+CYRILLIC: list[str] = LATIN + [c for pair in zip(_CYRILLIC_LOWER.upper(), _CYRILLIC_LOWER) for c in pair] + ["\u2116"]
+CYRILLIC_LANGUAGES = ("ru", "uk", "bg", "mk", "sr")
+
+# Greek letters of el: the lowercase alphabet with ς and the tonos and dialytika letters, then the capitals.
+_GREEK_LOWER = "αβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώϊϋΐΰ"
+GREEK: list[str] = LATIN + list(_GREEK_LOWER) + [c.upper() for c in _GREEK_LOWER
+                                                 if len(c.upper()) == 1 and c.upper() != c and c != "ς"]
+
+SETS = {"western": WESTERN, "latin": LATIN, "vietnamese": VIETNAMESE, "cyrillic": CYRILLIC, "greek": GREEK}
 
 
 def for_language(code: str) -> str:
-    """The name of the character set that writes wordfreq language ``code`` (Latin script only)."""
-    return "vietnamese" if code == "vi" else "latin"
+    """The name of the character set that writes wordfreq language ``code`` (``sr``: Serbian in Cyrillic;
+    ``sh`` is its Latin spelling)."""
+    if code == "vi":
+        return "vietnamese"
+    if code == "el":
+        return "greek"
+    return "cyrillic" if code in CYRILLIC_LANGUAGES else "latin"
 
 BLANK = 0
 CHARACTERS: list[str] = WESTERN

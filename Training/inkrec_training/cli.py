@@ -94,8 +94,11 @@ TOOLS: dict[str, dict[str, dict[str, Tool]]] = {
         "export": {"model": Tool("families.shapes.train", "calibrate and export the last checkpoint", ("--export-only",))},
     },
     "scripts": {
-        "data": {"figures": Tool("families.scripts.figures", "pictures of the script kit for Docs/scripts")},
-        "evaluate": {"coverage": Tool("families.scripts.coverage", "Cyrillic and Greek words composable from real letters")},
+        "data": {"figures": Tool("families.scripts.figures", "pictures of the script kit for Docs/scripts"),
+                 "samples": Tool("families.scripts.samples", "Samples/generated-<lang>.json (Cyrillic, generated)")},
+        "evaluate": {"coverage": Tool("families.scripts.coverage", "Cyrillic and Greek words composable from real letters"),
+                     "models": Tool("families.scripts.evaluate",
+                                    "the script models on generated held-out ink and on words of real letters")},
     },
     "pages": {
         "data": {"pages": Tool("families.pages.make", "generated pages of held-out (or training) writers")},

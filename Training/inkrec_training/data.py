@@ -188,6 +188,7 @@ class TrainingStream:
             self.synthetic_words = synthetic.word_list()
         self.warp_share = 0.0  # share of inks that `warp` distorts before `augment` (latin train --warp)
         self.languages = None  # a languages.LanguageSources for the kinds "accent", "composed", "langhershey"
+        self.scripts = None  # a writing.training.ScriptSources for "script_word", "script_line", "script_real"
         self.kinds = [k for k, _ in mix]
         self.weights = [p for _, p in mix]
         self.warmup_weights = [dict(warmup_mix).get(k, 0.0) for k in self.kinds]
@@ -203,6 +204,12 @@ class TrainingStream:
         if kind in ("accent", "composed", "langhershey") and self.languages is not None:
             fn = {"accent": self.languages.accent_word, "composed": self.languages.composed_word,
                   "langhershey": self.languages.hershey_text}[kind]
+            got = fn(rng)
+            if got is None:
+                kind = "word"
+        elif kind in ("script_word", "script_line", "script_real") and self.scripts is not None:
+            fn = {"script_word": self.scripts.word, "script_line": self.scripts.line,
+                  "script_real": self.scripts.real_word}[kind]
             got = fn(rng)
             if got is None:
                 kind = "word"

@@ -221,3 +221,29 @@ def test_hangul_jamo_stroke_counts_and_syllables_in_the_em_box():
     # ㅇ is drawn from its top, anticlockwise on the page: its next point is to the left
     ring = hangul.jamo("ㅇ")[0]
     assert ring[0][1] == ring[:, 1].min() and ring[1][0] < ring[0][0]
+
+
+def test_hangul_initials_change_shape_beside_a_vertical_vowel():
+    from inkrec_training.writing import hangul
+    # ㄱ of 가 ends down at the lower LEFT (a curve); of 고 straight down at the right (a right angle)
+    ga, go, gwa = hangul.syllable("가")[0], hangul.syllable("고")[0], hangul.syllable("과")[0]
+    assert ga[-1, 0] < ga[:, 0].max() - 0.15 and abs(go[-1, 0] - go[:, 0].max()) < 0.05
+    assert gwa[-1, 0] < gwa[:, 0].max() - 0.1  # the mixed layout's vowel has an upright part too
+    # ㅅ of 사: the right leg ends above the left one's foot; of 소 both reach the bottom
+    sa, so = hangul.syllable("사")[:2], hangul.syllable("소")[:2]
+    assert sa[1][-1, 1] < sa[0][-1, 1] - 0.05 and abs(so[1][-1, 1] - so[0][-1, 1]) < 0.03
+    # the same number of strokes either way (stroke counts are the jamo's)
+    for j in hangul.BESIDE_VERTICAL:
+        assert len(hangul.BESIDE_VERTICAL[j]) == len(hangul.jamo(j)), j
+    assert hangul.syllable("각")[0][-1, 0] < hangul.syllable("각")[0][:, 0].max() - 0.1
+
+
+def test_greek_theta_is_the_closed_oval_with_a_bar_not_the_cursive_simplex_one():
+    from inkrec_training.writing import greek
+    oval, bar = greek.letter("θ")[0]
+    assert np.allclose(oval[0], oval[-1]) and oval[:, 1].min() < -1.3 and abs(oval[:, 1].max()) < 0.05
+    assert oval[0, 1] == oval[:, 1].min()  # begun at its top
+    assert bar[0, 0] < bar[-1, 0] and oval[:, 0].min() <= bar[:, 0].min() and bar[:, 0].max() <= oval[:, 0].max()
+    # the simplex font's θ (its slot "h") is another shape: an open stroke, not a closed oval
+    hershey_theta = hershey.glyph("greeks", "θ")
+    assert not (len(hershey_theta) == 2 and np.allclose(hershey_theta[0][0], hershey_theta[0][-1]))

@@ -62,20 +62,23 @@ def test_variants_and_the_heldout_split():
     for c in cyrillic.HELDOUT_VARIANT:
         held = cyrillic.letter(c, "heldout")[0]
         assert all(np.array_equal(a, b) for a, b in zip(held, cyrillic.letter(c, cyrillic.HELDOUT_VARIANT[c])[0]))
-        seen = set()
+        seen, every = set(), set()
         for seed in range(60):
-            strokes, _ = cyrillic.letter(c, rng=random.Random(seed))
+            every.add(tuple(len(s) for s in cyrillic.letter(c, rng=random.Random(seed))[0]))
+            strokes, _ = cyrillic.letter(c, rng=random.Random(seed), hold_out_forms=True)
             same = len(strokes) == len(held) and all(a.shape == b.shape and np.allclose(a, b)
                                                        for a, b in zip(strokes, held))
             assert not same, (c, seed)
             seen.add(tuple(len(s) for s in strokes))
         assert len(seen) == len(cyrillic.TEMPLATES[c]) - 1, c  # every training variant gets drawn
+        if len({tuple(len(s) for s in g) for g in cyrillic.TEMPLATES[c]}) == len(cyrillic.TEMPLATES[c]):
+            assert len(every) == len(cyrillic.TEMPLATES[c]), c  # without hold_out_forms, every form
     # held-out pick of a letter written one way: its only form
     assert len(cyrillic.letter("о", "heldout")[0]) == 1
     # marked letters follow their base letter's split
     print_i = cyrillic.letter("и", "heldout")[0][0]
     for seed in range(30):
-        got = cyrillic.letter("й", rng=random.Random(seed))[0][0]
+        got = cyrillic.letter("й", rng=random.Random(seed), hold_out_forms=True)[0][0]
         assert got.shape != print_i.shape or not np.allclose(got, print_i)
     assert np.array_equal(cyrillic.letter("й", "heldout")[0][0], print_i)
     w = cyrillic.word("ты", random.Random(0), heldout=True)

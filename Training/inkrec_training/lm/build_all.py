@@ -1,4 +1,4 @@
-"""Builds the INKLM2 character LM of every Latin-script wordfreq language into ``Training/work/lm/<code>.bin``
+"""Builds the INKLM2 character LM of every Latin-script and Cyrillic wordfreq language into ``Training/work/lm/<code>.bin``
 (plus de-CH without ß, and en-unipen, en-US's: the English builder's text with the UNIPEN labels, order 7 and
 5.5 MB since en-US 2.0.0, Benchmarks/README.md "English: the language model"), one after the other, each in a
 process of its own at a lower priority, with timing; the measured figures go to ``Training/work/lm/report.jsonl``.
@@ -17,7 +17,7 @@ import time
 
 from inkrec_training.paths import WORK
 
-LANGUAGES = ("ca cs da de de-CH en en-unipen es fi fil fr hu id is it lt lv ms nb nl pl pt ro sh sk sl sv tr vi").split()
+LANGUAGES = ("ca cs da de de-CH en en-unipen es fi fil fr hu id is it lt lv ms nb nl pl pt ro sh sk sl sv tr vi ru uk bg mk sr").split()
 
 
 def arguments(code: str) -> list[str]:

@@ -1,7 +1,9 @@
-"""What the per-language LM builder needs to know of each Latin-script language.
+"""What the per-language LM builder needs to know of each language it builds.
 
-For every wordfreq language whose letters the ``"latin"`` character set holds (and Vietnamese, in the
-``"vietnamese"`` set): its own letters (beyond
+For every wordfreq language whose letters the ``"latin"`` character set holds (Vietnamese in the
+``"vietnamese"`` set; Russian, Ukrainian, Bulgarian, Macedonian and Serbian in the ``"cyrillic"`` set and
+Greek in the ``"greek"`` set, their words from ``writing.text``: Serbian Cyrillic transliterated from wordfreq's
+``sh``, Greek with its final ς): its own letters (beyond
 ASCII), the quotation marks of its running text, the elided words wordfreq splits off ("l'" in
 French), how its letters are uppercased (Turkish dotted and dotless i), and whether numbers use a
 decimal comma. ``alphabet(code)`` is the LM's alphabet: printable ASCII, the language's letters in both
@@ -68,7 +70,24 @@ LANGUAGES: dict[str, Language] = {
     "vi": Language("Vietnamese", "àáâãèéêìíòóôõùúýăđĩũơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ",
                    ("\u201c", "\u201d"), capitalized_mid=0.05,
                    notes="a wordfreq word is one syllable; the ₫ sign is not in the character set"),
+    "ru": Language("Russian", "абвгдеёжзийклмнопрстуфхцчшщъыьэюя", ("\u00ab", "\u00bb"), extra="\u201e\u201c\u2116",
+                   currency="\u20bd", capitalized_mid=0.08),
+    "uk": Language("Ukrainian", "абвгґдеєжзиіїйклмнопрстуфхцчшщьюя", ("\u00ab", "\u00bb"), extra="\u201e\u201c\u2116",
+                   currency="\u20b4", capitalized_mid=0.08),
+    "bg": Language("Bulgarian", "абвгдежзийклмнопрстуфхцчшщъьюя", ("\u201e", "\u201c"), extra="\u00ab\u00bb\u2116",
+                   currency="\u043b\u0432", capitalized_mid=0.08),
+    "mk": Language("Macedonian", "абвгдѓежзѕијклљмнњопрстќуфхцчџш", ("\u201e", "\u201c"), extra="\u2116",
+                   currency="\u0434\u0435\u043d", capitalized_mid=0.08),
+    "sr": Language("Serbian (Cyrillic)", "абвгдђежзијклљмнњопрстћуфхцчџш", ("\u201e", "\u201c"), extra="\u00bb\u00ab",
+                   currency="\u0434\u0438\u043d", capitalized_mid=0.08,
+                   notes="words are wordfreq's sh (Serbo-Croatian, Latin) transliterated (writing/text.py): some "
+                         "Croatian forms among them"),
+    "el": Language("Greek", "αβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώϊϋΐΰ", ("\u00ab", "\u00bb"), extra="\u201c\u201d",
+                   capitalized_mid=0.08, notes="final ς restored (wordfreq folds it to σ: writing/text.py)"),
 }
+CYRILLIC = ("ru", "uk", "bg", "mk", "sr")
+# Languages whose words come through the script kit's ``writing.text`` (made right for their script).
+KIT = CYRILLIC + ("el",)
 
 # Letters wordfreq spells in an older or other form, written the language's way (Romanian s and t
 # with a cedilla are the comma-below letters).
@@ -117,13 +136,11 @@ def vocabulary(code: str, n: int, no_eszett: bool = False, typographic_apostroph
     """(words, frequencies) of the ``n`` most frequent wordfreq words of ``code`` written in its alphabet
     (words with other characters, digits, '.' or '_' left out; elided words get their apostrophe; a
     word with an apostrophe also appears with ’ for ``typographic_apostrophe`` of its frequency)."""
-    import wordfreq
     lang = LANGUAGES[code]
     chars = set(alphabet(code, no_eszett))
     norm = NORMALIZE.get(code, {})
     merged: dict[str, float] = {}
-    for w in wordfreq.top_n_list(code, n):
-        f = wordfreq.word_frequency(w, code)
+    for w, f in _wordfreq_words(code, n):
         if f <= 0:
             continue
         w = "".join(norm.get(c, c) for c in w)
@@ -147,6 +164,17 @@ def vocabulary(code: str, n: int, no_eszett: bool = False, typographic_apostroph
             words.append(w)
             freqs.append(f)
     return words, freqs
+
+
+def _wordfreq_words(code: str, n: int) -> list[tuple[str, float]]:
+    """wordfreq's ``n`` most frequent words of ``code`` with their frequencies (the kit's languages through
+    ``writing.text.words``, which spells Serbian in Cyrillic and ends Greek words in ς)."""
+    if code in KIT:
+        from inkrec_training.writing import text
+        ws, fs = text.words(code, n)
+        return list(zip(ws, fs))
+    import wordfreq
+    return [(w, wordfreq.word_frequency(w, code)) for w in wordfreq.top_n_list(code, n)]
 
 
 def separators(code: str, base_seps, base_ends, own_quotes: float = 0.7):

@@ -15,7 +15,11 @@ A script is made of the same parts whatever its letters:
 * ``writer``: the writer model (lifted from ``cjk.py``) with the rules of each script as data, and
   ``write_word`` for scripts written on a baseline;
 * ``greek``: Greek letters for the writer (Hershey simplex, a drawn ς, tonos and dialytika as marks);
-* ``hangul``: Hangul syllables from 24 drawn jamo and the six block layouts, in the CJK glyphs' form.
+* ``hangul``: Hangul syllables from 24 drawn jamo and the six block layouts, in the CJK glyphs' form;
+* ``outlines``: the last letter source, font outlines (Noto, SIL OFL) filled, thinned (Zhang–Suen) and traced
+  into strokes ordered by the script's rules (tested on shapes with known strokes; no model uses it yet);
+* ``training``: a script's generated words and lines and its real-letter words (``ScriptSources``), for
+  ``latin train --scripts`` and the held-out figures of ``scripts evaluate models``.
 
 The CJK generator (``cjk.py``) and the accent composer (``accents.py``, ``compose.py``) are the first users
 of these ideas; Vietnamese reads through ``accents`` (stacked marks) and the Latin pipeline.

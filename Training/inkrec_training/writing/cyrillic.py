@@ -10,8 +10,10 @@ baseline at y = 0, y down, the x-height line at y = -1, capitals and ascenders u
 descenders to about y = +0.5, the letter's left edge near x = 0. ``_smooth`` turns the control points into
 a curve (centripetal Catmull-Rom, about 0.04 apart); a repeated control point is a sharp corner.
 
-Letters that people write in two (or three) ways have a variant each; ``HELDOUT_VARIANT[c]`` (always the
-last) is the one training never uses, kept for the held-out figures as the held-out writers are.
+Letters that people write in two (or three) ways have a variant each (an allograph: cursive т like m and
+print-like т are both in everyday use). ``HELDOUT_VARIANT[c]`` (always the last) can be held out of
+training to measure how the network reads a form it never saw (``hold_out_forms``, ``"heldout"``); the
+shipped network is trained on every form, since writers use them all (Docs/scripts.md, "Cyrillic").
 Letters with diacritics are not drawn (``MARKED``): й ё ї ў ѓ ќ are their base letter plus the marks
 ``accents`` draws (``"dotless"``: і's dot, its last stroke, is left out under the diaeresis of ї).
 
@@ -433,23 +435,23 @@ def _smoothed(c: str, i: int) -> tuple[np.ndarray, ...]:
     return tuple(_smooth(s) for s in TEMPLATES[c][i])
 
 
-def training_variants(c: str) -> list[int]:
-    """The variants of ``c`` that training may use (all but the held-out one)."""
+def training_variants(c: str, hold_out_forms: bool = True) -> list[int]:
+    """The variants of ``c`` that training may use: all but the held-out one with ``hold_out_forms``, else all."""
     n = len(TEMPLATES[c])
-    h = HELDOUT_VARIANT.get(c)
+    h = HELDOUT_VARIANT.get(c) if hold_out_forms else None
     return [i for i in range(n) if i != h]
 
 
-def letter(c: str, variant=None, rng: Optional[random.Random] = None
+def letter(c: str, variant=None, rng: Optional[random.Random] = None, hold_out_forms: bool = False
            ) -> Optional[tuple[list[np.ndarray], tuple[str, ...]]]:
     """Letter ``c``'s smoothed strokes (float64 ``(N, 2)`` arrays, x-height units, y down, baseline 0) and
-    its marks. ``variant``: None, a random training variant (never the held-out one) drawn with ``rng``;
-    ``"heldout"``, the held-out variant (the only one for a letter written one way); or an index.
+    its marks. ``variant``: None, a random variant drawn with ``rng`` (with ``hold_out_forms``, never the
+    held-out one); ``"heldout"``, the held-out variant (the only one for a letter written one way); or an index.
     A letter of ``MARKED`` gives its base letter's strokes (without the dot for ``"dotless"``) and its
     marks. None for a character not covered."""
     if c in MARKED:
         base, marks = MARKED[c]
-        got = letter(base, variant, rng)
+        got = letter(base, variant, rng, hold_out_forms)
         if got is None:
             return None
         strokes = got[0]
@@ -460,7 +462,7 @@ def letter(c: str, variant=None, rng: Optional[random.Random] = None
         return None
     if variant is None:
         rng = rng or random.Random()
-        i = rng.choice(training_variants(c))
+        i = rng.choice(training_variants(c, hold_out_forms))
     elif variant == "heldout":
         i = HELDOUT_VARIANT.get(c, 0)
     else:
@@ -470,9 +472,10 @@ def letter(c: str, variant=None, rng: Optional[random.Random] = None
     return [s.copy() for s in _smoothed(c, i)], ()
 
 
-def word(w: str, rng: random.Random, heldout: bool = False
+def word(w: str, rng: random.Random, heldout: bool = False, hold_out_forms: bool = False
          ) -> Optional[list[tuple[list[np.ndarray], tuple[str, ...]]]]:
-    """The letters of ``w`` as ``writer.write_word`` takes them (training variants drawn with ``rng``, or
-    the held-out variants); None when a character is not covered."""
-    out = [letter(c, "heldout" if heldout else None, rng) for c in w]
+    """The letters of ``w`` as ``writer.write_word`` takes them (variants drawn with ``rng``, without the
+    held-out ones with ``hold_out_forms``; or, with ``heldout``, the held-out variants); None when a character
+    is not covered."""
+    out = [letter(c, "heldout" if heldout else None, rng, hold_out_forms) for c in w]
     return None if any(x is None for x in out) else out

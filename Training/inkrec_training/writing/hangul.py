@@ -12,6 +12,10 @@ written). Everything else is composed:
   boxes of one of six layouts (``LAYOUTS``: the vowel vertical, horizontal or mixed, with or without a final),
   in that order: initial, vowel (horizontal part first), final.
 
+Some initials change shape with the layout (``BESIDE_VERTICAL``): beside a vertical vowel ㄱ and ㅋ curve
+down to the left (가), ㅅ ㅈ ㅊ shorten their right leg (사); above a horizontal vowel they keep their upright
+form (고, 소).
+
 ``syllable(c)`` gives the strokes of a syllable in a 1 × 1 em box, the same form as the CJK glyphs, so the
 CJK generator (``cjk.Generator``) writes Hangul as it writes Han characters (``glyphs()``).
 The stroke orders follow the standard school order as generally taught; the box proportions are a first
@@ -72,6 +76,19 @@ BASIC: dict[str, list[np.ndarray]] = {
     "ㅡ": [_s((0.0, 0.5), (1.0, 0.5))],
     "ㅣ": [_s((0.5, 0.0), (0.5, 1.0))],
 }
+# Initials written beside a vertical vowel (가 사 자 카 차, also in the mixed layouts: 과): the hand does not
+# draw the upright form squeezed to the left, it changes the shape. ㄱ and ㅋ bend their down stroke into a
+# curve to the lower left; ㅅ ㅈ ㅊ keep a long left leg and make the right one short, ending near the middle
+# of the box, so the vowel's stem has room. Same strokes, same order, other points (``syllable`` picks them).
+BESIDE_VERTICAL: dict[str, list[np.ndarray]] = {
+    "ㄱ": [_s((0.1, 0.14), (0.8, 0.14), (0.72, 0.5), (0.5, 0.78), (0.22, 0.95))],
+    "ㅋ": [_s((0.1, 0.14), (0.8, 0.14), (0.72, 0.5), (0.5, 0.78), (0.22, 0.95)), _s((0.12, 0.48), (0.7, 0.46))],
+    "ㅅ": [_s((0.55, 0.08), (0.38, 0.55), (0.08, 0.94)), _s((0.46, 0.46), (0.66, 0.62), (0.86, 0.7))],
+    "ㅈ": [_s((0.12, 0.15), (0.82, 0.15), (0.45, 0.6), (0.1, 0.92)), _s((0.5, 0.52), (0.68, 0.64), (0.86, 0.72))],
+    "ㅊ": [_s((0.45, 0.02), (0.55, 0.14)), _s((0.12, 0.3), (0.82, 0.3), (0.45, 0.68), (0.1, 0.94)),
+          _s((0.52, 0.62), (0.68, 0.72), (0.86, 0.78))],
+}
+
 # Composed jamo: (left part, right part) side by side.
 PAIRS = {"ㄲ": "ㄱㄱ", "ㄸ": "ㄷㄷ", "ㅃ": "ㅂㅂ", "ㅆ": "ㅅㅅ", "ㅉ": "ㅈㅈ", "ㄳ": "ㄱㅅ", "ㄵ": "ㄴㅈ", "ㄶ": "ㄴㅎ",
          "ㄺ": "ㄹㄱ", "ㄻ": "ㄹㅁ", "ㄼ": "ㄹㅂ", "ㄽ": "ㄹㅅ", "ㄾ": "ㄹㅌ", "ㄿ": "ㄹㅍ", "ㅀ": "ㄹㅎ", "ㅄ": "ㅂㅅ",
@@ -144,7 +161,8 @@ def syllable(c: str) -> Optional[list[np.ndarray]]:
     h, v = vowel_parts(vowel)
     shape = "mixed" if h and v else ("horizontal" if h else "vertical")
     boxes = LAYOUTS[(shape, bool(final))]
-    out = _fit(list(jamo(initial)), boxes["L"])
+    beside = v is not None and initial in BESIDE_VERTICAL
+    out = _fit(list(BESIDE_VERTICAL[initial] if beside else jamo(initial)), boxes["L"])
     if h:
         out += _fit(list(jamo(h)), boxes["Vh"])
     if v:

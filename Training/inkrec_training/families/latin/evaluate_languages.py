@@ -93,11 +93,12 @@ def make_words(ident: str, by_writer: dict, xh: dict, writers: list, n: int, see
 
 
 def model_dirs(models: str) -> dict:
-    """{identifier: model directory} of the Latin language models under ``models`` (those of
-    export_latin.LANGUAGE_MODELS)."""
+    """{identifier: model directory} of the Latin-script language models under ``models`` (those of
+    export_latin.LANGUAGE_MODELS whose letters are Latin: the Cyrillic ones are ``scripts evaluate models``')."""
     from inkrec_training.families.latin.export import LANGUAGE_MODELS
     return {name: os.path.join(models, name) for name in sorted(os.listdir(models))
-            if name in LANGUAGE_MODELS and os.path.exists(os.path.join(models, name, "model.json"))}
+            if name in LANGUAGE_MODELS and charset.for_language(LANGUAGE_MODELS[name][0].split("-")[0]) != "cyrillic"
+            and os.path.exists(os.path.join(models, name, "model.json"))}
 
 
 def word_language(identifier: str) -> tuple[str, bool]:
@@ -186,12 +187,7 @@ def write_readme_table(results: dict, args) -> None:
     from inkrec_training.families.latin.export import LANGUAGE_MODELS
     path = os.path.join(ROOT, "README.md")
     marker, end = "<!-- languages-table -->", "<!-- /languages-table -->"
-    text = cards.read(path)
-    if marker not in text:
-        raise SystemExit(f"{path} has no {marker} to write the table after")
-    old = text[text.index(marker):]
-    old = old[: old.index(end)] if end in old else old
-    by_ident = {line.split("`")[1]: line for line in old.splitlines() if line.startswith("| `")}
+    by_ident = cards.table_rows(path, marker, end)
     for ident, r in results.items():
         _, english, aliases = LANGUAGE_MODELS[ident]
         lm = os.path.getsize(os.path.join(ROOT, r["model"], "lm.bin"))

@@ -19,7 +19,9 @@ Writes
 - `Models/manifest.json` (shared files listed once per model with the same checksum).
 
 ``--charset vietnamese`` exports the Vietnamese network instead (`Models/latn-vi-bilstm<H>x<L>/`, the
-latin set and the 49 Vietnamese letters it lacks) and the models that read it (`vi`).
+latin set and the 49 Vietnamese letters it lacks) and the models that read it (`vi`); ``--charset cyrillic``
+the Cyrillic network (`Models/cyrl-bilstm<H>x<L>/`) and ru, uk, bg, mk, sr (their cards:
+``families/scripts/card.py``; their figures: ``scripts evaluate models --card``).
 
 Identifiers are the bare language tags (`de`, `fr`, …) with the aliases in LANGUAGE_MODELS, and
 `de-CH` (its LM writes ss for ß). Region tags reach them through the engine's identifier matching
@@ -54,6 +56,8 @@ LANGUAGE_MODELS = {
     "sk": ("sk", "Slovak", []), "sl": ("sl", "Slovenian", []), "sv": ("sv", "Swedish", []),
     "tr": ("tr", "Turkish", []),
     "vi": ("vi", "Vietnamese", []),
+    "ru": ("ru", "Russian", []), "uk": ("uk", "Ukrainian", []), "bg": ("bg", "Bulgarian", []),
+    "mk": ("mk", "Macedonian", []), "sr": ("sr", "Serbian in Cyrillic script", ["sr-Cyrl"]),
 }
 
 # What each character set's network is called and how its README and cards describe it.
@@ -61,6 +65,9 @@ NETWORKS = {
     "latin": ("latn", "the shared Latin-script network", "Every Latin-script language model in `Models/`"),
     "vietnamese": ("latn-vi", "the Vietnamese network (the Latin network's letters and the 49 Vietnamese letters "
                               "the latin set lacks)", "The Vietnamese model `vi`"),
+    "cyrillic": ("cyrl", "the Cyrillic network (the Latin network's letters, the Cyrillic letters of Russian, "
+                         "Ukrainian, Bulgarian, Macedonian and Serbian, and №)",
+                 "Every Cyrillic language model (`ru`, `uk`, `bg`, `mk`, `sr`)"),
 }
 
 
@@ -105,7 +112,10 @@ def export_network(ck: dict, models: str, charset_name: str = "latin") -> tuple[
                          f"{len(charset.SETS[charset_name])} characters + blank")
     name = network_name(cfg, charset_name)
     _, what, readers = NETWORKS[charset_name]
-    languages = "all" if charset_name == "latin" else "vi"
+    languages = {"latin": "--languages all", "vietnamese": "--languages vi", "cyrillic": "--scripts ru,uk,bg,mk,sr"}[charset_name]
+    data = ("UNIPEN (CC BY 4.0) and the script kit's generated Cyrillic ink" if charset_name == "cyrillic" else
+            "UNIPEN (CC BY 4.0) and composed accented ink")
+    card = {"latin": "any language's", "vietnamese": "vi's", "cyrillic": "any Cyrillic language's"}[charset_name]
     size = save_int8_network(checkpoint_weights(ck), models, name, f"""# {name}: {what}
 
 3 bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs after layer 1, a CTC head over
@@ -113,7 +123,7 @@ the {len(charset.SETS[charset_name])} characters of the {charset_name} set + bla
 {readers} names this file in its `config.json`
 (`../{name}/weights.safetensors`) and adds its own language model; the manifest lists it under each of
 them with one checksum, so it is downloaded and stored once. Trained by `python3 -m inkrec_training latin train --charset {charset_name}
---languages {languages}` on UNIPEN (CC BY 4.0) and composed accented ink; see {"any language's" if charset_name == "latin" else "vi's"} MODEL_CARD.md.
+{languages}` on {data}; see {card} MODEL_CARD.md.
 """)
     return name, cfg, size
 
@@ -186,6 +196,17 @@ Handwriting recognizer for {english}, version {version}: {intro}, for the Digita
 """
 
 
+def description(english: str, code: str, charset_name: str) -> str:
+    """model.json's description of a language model on the ``charset_name`` network."""
+    if charset_name == "cyrillic":
+        return (f"{english}: the Cyrillic network, trained on the script kit's generated Cyrillic ink and UNIPEN "
+                f"(CC BY 4.0), with a {code} language model from wordfreq (CC BY-SA 4.0)")
+    return ((f"{english} (Latin script): the shared Latin network" if charset_name == "latin" else
+             f"{english}: the Vietnamese network")
+            + f", trained on UNIPEN (CC BY 4.0) and composed accented ink, with a {code} language model from "
+              "wordfreq (CC BY-SA 4.0)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", required=True)
@@ -193,7 +214,8 @@ def main():
     ap.add_argument("--models", default=os.path.join(ROOT, "Models"))
     ap.add_argument("--languages", default="", help="comma-separated identifiers (default: all of LANGUAGE_MODELS)")
     ap.add_argument("--version", default="1.0.1")
-    ap.add_argument("--training-note", default=TRAINING_NOTE, help="how the network was trained, for the cards")
+    ap.add_argument("--training-note", default=None, help="how the network was trained, for the cards (default: "
+                    "the latin network's note, or the Cyrillic one with --charset cyrillic)")
     ap.add_argument("--decoder-weights", help="JSON file {identifier: {\"lmWeight\": w, \"insertionBonus\": b}}: "
                     "per-language decoder weights (chosen on the tuning writers, latin evaluate languages --sweep) "
                     "instead of --lm-weight and --insertion-bonus")
@@ -205,9 +227,12 @@ def main():
                     help="drop prefixes ranked more than this below the best after each frame (0: none); 16 read "
                          "the tuning words of eight languages as no threshold, 12 did not")
     ap.add_argument("--charset", default="latin", choices=sorted(NETWORKS),
-                    help="the network's character set: latin (the shared network) or vietnamese (vi's own)")
+                    help="the network's character set: latin (the shared network), vietnamese (vi's own) or cyrillic")
     args = ap.parse_args()
     charset.select(args.charset)
+    if args.training_note is None:
+        from inkrec_training.families.scripts.card import CYRILLIC_TRAINING_NOTE
+        args.training_note = CYRILLIC_TRAINING_NOTE if args.charset == "cyrillic" else TRAINING_NOTE
     ck = torch.load(args.checkpoint, weights_only=False, map_location="cpu")
     net, cfg, weights_bytes = export_network(ck, args.models, args.charset)
     ids = args.languages.split(",") if args.languages else identifiers_of(args.charset)
@@ -240,15 +265,17 @@ def main():
         write_json(os.path.join(out, "model.json"),
                    {"identifier": ident, "aliases": aliases, "version": args.version, "kind": "text", "network": net,
                     "license": "CC-BY-SA-4.0",
-                    "description": (f"{english} (Latin script): the shared Latin network" if args.charset == "latin" else
-                                    f"{english}: the Vietnamese network")
-                                   + f", trained on UNIPEN (CC BY 4.0) "
-                                   f"and composed accented ink, with a {code} language model from wordfreq (CC BY-SA 4.0)"})
+                    "description": description(english, code, args.charset)})
         # The figures latin evaluate languages --card wrote stay.
-        write_card(os.path.join(out, "MODEL_CARD.md"), model_card(ident, english, code, net, cfg, os.path.getsize(lm_src),
-                                                                  weights_bytes, history, args.version, args.training_note,
-                                                                  args.charset),
-                   keep_from="<!-- languages:")
+        if args.charset == "cyrillic":
+            from inkrec_training.families.scripts.card import cyrillic_card
+            text = cyrillic_card(ident, english, code, net, cfg, os.path.getsize(lm_src), weights_bytes, history,
+                                 args.version, args.training_note)
+        else:
+            text = model_card(ident, english, code, net, cfg, os.path.getsize(lm_src), weights_bytes, history,
+                              args.version, args.training_note, args.charset)
+        write_card(os.path.join(out, "MODEL_CARD.md"), text,
+                   keep_from="<!-- scripts:" if args.charset == "cyrillic" else "<!-- languages:")
         print(f"{ident}: lm {os.path.getsize(lm_src)} bytes")
     for ident in update_readers(args.models, net, cfg, ids):
         print(f"{ident}: network block and labels updated (it reads {net} too; its LM, decoder and card stay)")

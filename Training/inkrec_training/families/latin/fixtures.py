@@ -11,6 +11,8 @@
 - Tests/DigitalInkTests/Fixtures/ctc-likelihood.json: CTC log-likelihoods of label sequences under random
   log-probabilities as `torch.ctc_loss` computes them (null where no path exists), the view rescoring's score
   changes for a set of candidates (`inkrec_training.views`), and the features of a stretched ink.
+- Tests/DigitalInkTests/Fixtures/ctc-gradient.json (not written here: `python3 -m
+  inkrec_training.ctc_gradient_golden`): the CTC loss and its gradients, for `CTCGradient.swift`.
 The shipped model's own golden file is written by latin export english; the CJK-shaped network's
 (`Fixtures/cjk-network/`) by cjk data fixture, which needs the CJK glyph cache.
 """

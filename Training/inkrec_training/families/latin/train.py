@@ -131,8 +131,10 @@ def initial_weights(path: str, model) -> dict:
 def grow_head(weights: dict, model) -> dict:
     """Exported weights for ``model``, whose head may have more classes than theirs (a western network
     grown to the latin set: the classes are a prefix). A new class starts as a copy of its base letter's
-    row (``accents.decompose``: ą from a) with its bias lowered by 2, else of the mean row."""
+    row (``accents.decompose``: ą from a; a Cyrillic or Greek letter from the Latin letter written alike,
+    ``writing.homoglyphs``: т from m) with its bias lowered by 2, else of the mean row."""
     from inkrec_training import accents
+    from inkrec_training.writing import homoglyphs
     w, b = weights["head.weight"], weights["head.bias"]
     n = model.head.weight.shape[0]
     if w.shape[0] == n:
@@ -145,7 +147,8 @@ def grow_head(weights: dict, model) -> dict:
     for k in range(w.shape[0], n):
         c = charset.CHARACTERS[k - 1]
         d = accents.decompose(c)
-        base = charset.INDEX.get(d[0]) if d else None
+        alike = homoglyphs.HOMOGLYPHS.get(homoglyphs.base_of(c) or "", (None,))[0]
+        base = charset.INDEX.get(d[0]) if d else (charset.INDEX.get(alike) if alike else None)
         if base is not None and base < w.shape[0]:
             nw[k], nb[k] = w[base], b[base] - 2.0
         else:
@@ -194,8 +197,26 @@ def training_stream(args, step: int) -> tuple[data.TrainingStream, list, list]:
                 lang_val.append(data.Item(f"lv{len(lang_val)}", "", got[1], got[0], "word"))
         m = args.mix_languages
         mix = tuple((k, v * (1 - m)) for k, v in mix) + (("accent", 0.4 * m), ("composed", 0.25 * m), ("langhershey", 0.35 * m))
+    scripts = None
+    if args.scripts:
+        from inkrec_training.writing.training import ScriptSources
+        langs = args.scripts.split(",")
+        t1 = time.time()
+        scripts = ScriptSources(langs, chars_tr, forms="training" if args.hold_out_forms else "all")
+        held = ScriptSources(langs, heldout=True)
+        vr = random.Random(54321)
+        while len(lang_val) < 600:
+            got = held.word(vr, lang=langs[len(lang_val) % len(langs)])
+            if got is not None:
+                lang_val.append(data.Item(f"sv{len(lang_val)}", "", got[1], got[0], "word"))
+        print(f"scripts: {langs}; {len(scripts.writers)} writers' real letters; 600 generated held-out words "
+              f"watched ({time.time() - t1:.0f}s)", flush=True)
+        m = args.mix_scripts
+        mix = tuple((k, v * (1 - m)) for k, v in mix) + (("script_word", 0.6 * m), ("script_line", 0.3 * m),
+                                                         ("script_real", 0.1 * m))
     stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + step, mix=mix, warmup_samples=warmup)
     stream.languages = sources
+    stream.scripts = scripts
     stream.warp_share = args.warp
     return stream, words_val, lang_val
 
@@ -247,7 +268,7 @@ def add_training_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--mix-words", type=float, default=0.5,
                     help="share of real words plus synthetic ink (the rest: 0.2 synthetic lines, 0.15 real lines, "
                          "0.15 characters, scaled to fill 1 - this share)")
-    ap.add_argument("--charset", default="western", choices=["western", "latin", "vietnamese"],
+    ap.add_argument("--charset", default="western", choices=["western", "latin", "vietnamese", "cyrillic"],
                     help="the output character set (inkrec_training/charset.py)")
     ap.add_argument("--languages", default="",
                     help="comma-separated wordfreq codes (or 'all') whose composed accented ink joins the mix "
@@ -255,6 +276,17 @@ def add_training_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--mix-languages", type=float, default=0.45,
                     help="share of composed accented ink with --languages: 40%% real words with drawn marks, "
                          "25%% words composed from isolated characters, 35%% Hershey text (taken from the others)")
+    ap.add_argument("--scripts", default="",
+                    help="comma-separated languages of one script the kit draws (e.g. ru,uk,bg,mk,sr with --charset "
+                         "cyrillic) whose generated words and lines (writing/training.py) join the mix; the composed "
+                         "figures watched while training are then generated held-out words of these languages")
+    ap.add_argument("--hold-out-forms", action="store_true",
+                    help="with --scripts, never train on the held-out drawn form of a letter written several ways "
+                         "(writing.cyrillic.HELDOUT_VARIANT): an experiment on unseen letter forms; the shipped "
+                         "network sees every form")
+    ap.add_argument("--mix-scripts", type=float, default=0.6,
+                    help="share of the script's ink with --scripts: 60%% generated words, 30%% generated lines, 10%% "
+                         "words composed from real UNIPEN letters of the same form (taken from the others)")
     ap.add_argument("--align-with", default="Models/en-US",
                     help="the network that locates letters in real words for drawing marks (forced alignment)")
     ap.add_argument("--boxes", help="the training words' letter boxes saved by latin data (instead of "

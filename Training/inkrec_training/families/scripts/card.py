@@ -1,0 +1,62 @@
+"""The model card of a language on the Cyrillic network (``latin export --charset cyrillic`` writes it;
+``scripts evaluate models --card`` adds the figures after it)."""
+from __future__ import annotations
+
+from inkrec_training import charset
+from inkrec_training.features import FEATURE_SCHEME
+from inkrec_training.writing import sources
+
+CYRILLIC_TRAINING_NOTE = (
+    "Trained from the shared Latin network latn-bilstm96x3 1.3.0 (its head grown by the 93 Cyrillic characters,\n"
+    "  each letter written like a Latin one starting from that letter's row, the others from the mean row, biases\n"
+    "  lowered by 2) on real English UNIPEN ink (40% of the mix) and the script kit's Cyrillic ink (60%: generated\n"
+    "  words 60%, generated lines of two to four words 30%, words of real letters 10%), with smooth elastic warps on\n"
+    "  half of the inks, 64 minutes on this 2-core CPU with one torch thread: `latin train --charset cyrillic\n"
+    "  --scripts ru,uk,bg,mk,sr --mix-scripts 0.6 --init-from Models/latn-bilstm96x3/weights.safetensors --minutes 64\n"
+    "  --warmup-steps 0 --lr 8e-4 --warp 0.5`; the moving average of the weights exported.")
+
+
+def cyrillic_card(identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int, weights_bytes: int,
+                  history: list, version: str, training_note: str) -> str:
+    last = history[-1] if history else {}
+    hist = (f"\n  At the end of training (step {last.get('step')}, {last.get('minutes', 0):.0f} minutes), greedy: "
+            f"English words of held-out UNIPEN writers CER {last.get('ema_cer', last.get('cer', float('nan'))):.3f}, "
+            f"word accuracy {last.get('ema_word_acc', last.get('word_acc', float('nan'))):.3f}; generated held-out "
+            f"words of the five languages CER {last.get('lang_cer', float('nan')):.3f}, word accuracy "
+            f"{last.get('lang_word_acc', float('nan')):.3f}." if last else "")
+    n_chars = len(charset.SETS["cyrillic"])
+    used = "\n".join(f"  - {s.card_line()}" for s in (sources.UNIPEN, sources.DRAWN, sources.WORDFREQ))
+    return f"""# Model card: {identifier} ({english})
+
+Handwriting recognizer for {english}, version {version}: the network `{net}` (the Latin network's
+{len(charset.LATIN)} characters, the {(n_chars - len(charset.LATIN) - 1) // 2} Cyrillic letters of Russian, Ukrainian,
+Bulgarian, Macedonian and Serbian in both cases, and №) with a character language model, for the DigitalInk engine.
+
+## What is real and what is generated
+- **Generated ink** (nobody wrote {english} for this model): every Cyrillic letter is a template this
+  project drew as control points in stroke order, in the handwritten forms people write (upright school
+  cursive lowercase: т like m, и like u, д and з with descenders; print-like capitals), most letters in two
+  or three variants (`Training/inkrec_training/writing/cyrillic.py`, pictures in `Docs/scripts.md`). The
+  writer model (`writing/writer.py`, the one the Japanese and Chinese models are trained with) writes words
+  and short lines of the five languages with a writer's slant, size, spacing, baseline drift, joins, stroke
+  jitter and pen speed. **Every {english} figure in this card comes from generated ink or from words
+  composed of real letters**; no real {english} handwriting was available to train or measure it.
+- **Real ink**: UNIPEN train_r01_v07 (International Unipen Foundation, CC BY 4.0): English words, lines
+  and isolated characters of the training writers (they keep the Latin letters, digits and punctuation),
+  and words built from the isolated letters whose handwritten form Cyrillic shares (а е о р с у х к м т и
+  п і ј ѕ: `writing/homoglyphs.py`).
+- Letter and text sources, with their licences:
+{used}
+- **Language model**: `lm.bin` ({lm_bytes / 1e6:.2f} MB, INKLM2, `python3 -m inkrec_training latin lm --language {code}`):
+  character n-grams over running text modelled from wordfreq's {"sh word frequencies transliterated to Cyrillic (`writing/text.py`)" if code == "sr" else code + " word frequencies"}
+  (wordfreq data CC BY-SA 4.0, code Apache-2.0), with the casing, quotation marks and punctuation of running text.
+- No research-only data (IAM-OnDB, CASIA, …) is used.
+
+## Network (the Cyrillic one, shared by ru, uk, bg, mk and sr)
+- `../{net}/weights.safetensors` ({weights_bytes / 1e6:.2f} MB): features `{FEATURE_SCHEME}`, {cfg['layers']}
+  bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs after layer 1, a CTC head over
+  {n_chars} characters + blank; 8-bit weights with a scale per row (activations quantized per frame),
+  `config.json` `precision: int8`. It also reads Latin-script words (names, units, brands in Cyrillic text).
+- {training_note}{hist}
+- Why a network of its own and not the shared Latin one: `Docs/scripts.md` ("Cyrillic", "Its own network").
+"""

@@ -1,0 +1,177 @@
+"""Generated ink of a script for training and for the held-out figures: words and short lines of its
+languages written by the writer model, and words composed from real UNIPEN letters where the forms match.
+
+``ScriptSources(langs)`` samples, for the languages ``langs`` of one script (Cyrillic; Greek, ready for its
+network):
+
+* ``word(rng)``: a word of one language (wordfreq, frequency^0.8), sometimes capitalized or in capitals,
+  its letters drawn from the script's templates (``cyrillic.word``, ``greek.word``) and written by a writer
+  (``writer.write_word`` with the script's ``RULES``);
+* ``line(rng)``: two to four such words of one writer on one baseline, with word gaps, sometimes ending in
+  a full stop or a comma (drawn as a short stroke);
+* ``real_word(rng)``: a homoglyph word (``homoglyphs``) built from one UNIPEN writer's isolated letters.
+
+With ``heldout=True`` every sample uses the held-out writers (``writer.heldout_writer``, ids drawn from
+``writer_ids``: the reported figures take 0–99,999, decoder tuning 100,000–199,999), which training never
+draws; real words come from the characters the caller passes (the validation writers' for figures).
+``forms`` says which drawn forms of a letter written several ways are used: ``"all"`` (training of the
+shipped network and its figures), ``"training"`` (all but ``cyrillic.HELDOUT_VARIANT``: a run that keeps
+those forms unseen) or ``"heldout"`` (only those: how a network reads a form it never saw).
+``write(text, rng)`` writes a given word. Strokes come back as ``(N, 2)``
+arrays in tablet-like units (100 per x-height), as UNIPEN's are read by ``data.load``.
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional, Sequence
+
+import numpy as np
+
+from . import alphabets, cyrillic, greek, homoglyphs, text, writer
+
+# The letter drawings of each script that a word can be written from.
+_LETTERS = {"Cyrl": cyrillic.word, "Grek": greek.word}
+
+
+def capitalized(word: str, rng: random.Random) -> str:
+    """``word`` as written: 15% with a capital first letter, 3% in capitals, else as it is."""
+    r = rng.random()
+    if r < 0.15:
+        return word[:1].upper() + word[1:]
+    if r < 0.18:
+        return word.upper()
+    return word
+
+
+def _punctuation(mark: str, x: float, rng: random.Random, unit: float) -> Optional[np.ndarray]:
+    """A full stop (a dot) or a comma (a short downward tick) at ``x`` on the baseline, in ``unit``s."""
+    if mark == ".":
+        p = np.array([[0.0, -0.03], [0.03, 0.0]])
+    elif mark == ",":
+        p = np.array([[0.04, -0.05], [0.03, 0.08], [-0.03, 0.22]])
+    else:
+        return None
+    p = p + np.array([x / unit + rng.uniform(0.03, 0.12), rng.gauss(0.0, 0.03)])
+    t = np.arange(len(p))[:, None] * 0.01
+    return np.concatenate([p * unit, t], axis=1)
+
+
+class ScriptSources:
+    """Samplers of a script's generated words and lines, and of its real-letter words (module doc)."""
+
+    def __init__(self, langs: Sequence[str], chars: Sequence = (), heldout: bool = False, n_words: int = 30000,
+                 writer_ids: tuple[int, int] = (0, 100_000), forms: str = "all"):
+        if forms not in ("all", "training", "heldout"):
+            raise ValueError(f"forms: all, training or heldout, not {forms!r}")
+        self.forms = forms
+        self.langs = list(langs)
+        scripts = {alphabets.SCRIPTS[l] for l in self.langs}
+        if len(scripts) != 1 or next(iter(scripts)) not in _LETTERS:
+            raise ValueError(f"languages of one script the kit draws ({sorted(_LETTERS)}): {self.langs}")
+        self.script = next(iter(scripts))
+        self.rules = writer.RULES[self.script]
+        self.letters = _LETTERS[self.script]
+        self.heldout = heldout
+        self.writer_ids = writer_ids
+        self.vocab = {}
+        for l in self.langs:
+            ws, fs = text.words(l, n_words)
+            self.vocab[l] = (ws, [f ** 0.8 for f in fs])
+        self.real_vocab = {}
+        for l, (ws, wt) in self.vocab.items():
+            pairs = [(w, f) for w, f in zip(ws, wt) if len(w) >= 2 and homoglyphs.composable(w)]
+            self.real_vocab[l] = ([w for w, _ in pairs], [f for _, f in pairs])
+        self.by_writer, self.writers, self.xh = {}, [], {}
+        if chars:
+            from .. import compose
+            by_writer = compose.writer_characters(list(chars))
+            for w, d in by_writer.items():
+                if len(d) < 40:
+                    continue
+                xh = compose.x_height(d)
+                got = homoglyphs.writer_letters(d, xh)
+                if len(got) >= 10:
+                    self.by_writer[w], self.xh[w] = got, xh
+                    self.writers.append(w)
+
+    def _style(self, rng: random.Random) -> writer.Style:
+        if self.heldout:
+            return writer.heldout_writer(rng.randrange(*self.writer_ids))
+        return writer.train_writer(rng)
+
+    def _text(self, rng: random.Random, lang: Optional[str]) -> tuple[str, str]:
+        lang = lang or rng.choice(self.langs)
+        ws, wt = self.vocab[lang]
+        return lang, capitalized(rng.choices(ws, wt)[0], rng)
+
+    def _write(self, w: str, style: writer.Style, rng: random.Random) -> Optional[list[np.ndarray]]:
+        letters = self.letters(w, rng, heldout=self.forms == "heldout", hold_out_forms=self.forms == "training")
+        if letters is None:
+            return None
+        return writer.write_word(letters, self.rules, style, rng)
+
+    def write(self, text: str, rng: random.Random) -> Optional[list]:
+        """``text`` (one word) written by a writer of this source, or None when a letter is not drawn."""
+        got = self._write(text, self._style(rng), rng)
+        return None if got is None else [s[:, :2] for s in got]
+
+    def word(self, rng: random.Random, lang: Optional[str] = None) -> Optional[tuple[list, str]]:
+        """A generated word of ``lang`` (else of a language drawn at random) and its text."""
+        for _ in range(10):
+            _, w = self._text(rng, lang)
+            got = self._write(w, self._style(rng), rng)
+            if got is not None:
+                return [s[:, :2] for s in got], w
+        return None
+
+    def line(self, rng: random.Random, lang: Optional[str] = None, unit: float = 100.0, max_words: int = 4,
+             keep_time: bool = False) -> Optional[tuple[list, str]]:
+        """Two to ``max_words`` generated words of one language and one writer on a line, and its text
+        (strokes ``(N, 2)``, or ``[x, y, t]`` with ``keep_time``)."""
+        lang = lang or rng.choice(self.langs)
+        style = self._style(rng)
+        words, strokes, x, t0 = [], [], 0.0, 0.0
+        for k in range(rng.randint(2, max_words)):
+            _, w = self._text(rng, lang)
+            if k > 0 and w[:1].isupper() and rng.random() < 0.7:
+                w = w.lower() if w.isupper() else w[:1].lower() + w[1:]
+            got = self._write(w, style, rng)
+            if got is None:
+                continue
+            allp = np.concatenate(got)
+            dx = x - float(allp[:, 0].min())
+            dy = rng.gauss(0.0, 0.05) * unit
+            for s in got:
+                strokes.append(s + np.array([dx, dy, t0]))
+            x = float(allp[:, 0].max()) + dx
+            t0 = float(strokes[-1][-1, 2]) + rng.uniform(0.2, 0.5)
+            words.append(w)
+            x += rng.uniform(0.45, 1.1) * unit * (1.0 + style.spacing)
+        if len(words) < 2:
+            return None
+        label = " ".join(words)
+        r = rng.random()
+        if r < 0.12:
+            mark = rng.choice(".,")
+            last_x = max(float(s[:, 0].max()) for s in strokes)
+            p = _punctuation(mark, last_x, rng, unit)
+            p[:, 2] += t0
+            strokes.append(p)
+            label += mark
+        return [s if keep_time else s[:, :2] for s in strokes], label
+
+    def real_word(self, rng: random.Random, lang: Optional[str] = None, writer_id=None) -> Optional[tuple[list, str]]:
+        """A homoglyph word of ``lang`` composed from one UNIPEN writer's real letters, or None (no writers)."""
+        if not self.writers:
+            return None
+        lang = lang or rng.choice(self.langs)
+        ws, wt = self.real_vocab[lang]
+        if not ws:
+            return None
+        w = writer_id if writer_id is not None else rng.choice(self.writers)
+        for _ in range(20):
+            word = rng.choices(ws, wt)[0]
+            got = homoglyphs.compose_word(word, self.by_writer[w], rng, self.xh[w])
+            if got is not None:
+                return [np.asarray(s, dtype=np.float64)[:, :2] for s in got], word
+        return None
