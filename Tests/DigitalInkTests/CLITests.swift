@@ -375,12 +375,12 @@ struct CLILanguageTests {
     }
 }
 
-@Suite("inkrec reads the generated Cyrillic samples", .serialized)
+@Suite("inkrec reads the generated Cyrillic and Greek samples", .serialized)
 struct CLICyrillicTests {
-    @Test("--language (a region or script tag too) picks a Cyrillic model, which reads its generated sample",
+    @Test("--language (a region or script tag too) picks a Cyrillic or Greek model, which reads its generated sample",
           arguments: [("ru-RU", "Samples/generated-ru.json"), ("uk-UA", "Samples/generated-uk.json"),
                       ("bg", "Samples/generated-bg.json"), ("mk", "Samples/generated-mk.json"),
-                      ("sr-Cyrl-RS", "Samples/generated-sr.json")])
+                      ("sr-Cyrl-RS", "Samples/generated-sr.json"), ("el-GR", "Samples/generated-el.json")])
     func cyrillicSample(_ language: String, _ sample: String) async throws {
         let (label, texts) = try await CLILanguageTests.read(sample, language: language)
         #expect(texts.first == label, "\(texts)")

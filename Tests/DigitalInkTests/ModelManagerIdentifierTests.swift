@@ -145,6 +145,7 @@ struct ModelManagerIdentifierTests {
         #expect(try Identifier.from(languageTag: "ja-JP", in: shipped)?.languageTag == "ja")
         #expect(try Identifier.from(languageTag: "ko", in: shipped) == nil)
         #expect(try Identifier.from(languageTag: "ru-RU", in: shipped)?.languageTag == "ru")
+        #expect(try Identifier.from(languageTag: "el-GR", in: shipped)?.languageTag == "el")
         #expect(try Identifier.from(languageTag: "zxx-Zsym-x-shapes", in: shipped) == .shapes)
     }
 
@@ -155,7 +156,7 @@ struct ModelManagerIdentifierTests {
         ("pl-PL", "pl"), ("tr-TR", "tr"), ("is", "is"), ("vi", "vi"), ("vi-VN", "vi"), ("vi-Latn-VN", "vi"),
         ("ru", "ru"), ("ru-RU", "ru"), ("ru-Cyrl-RU", "ru"), ("uk-UA", "uk"), ("bg-BG", "bg"), ("mk-MK", "mk"),
         ("sr", "sr"), ("sr-RS", "sr"), ("sr-Cyrl-RS", "sr"), ("sr-Cyrl", "sr"), ("sr-Latn-RS", "hr"), ("sr-ME", "hr"),
-        ("be", nil), ("kk", nil),
+        ("el", "el"), ("el-GR", "el"), ("el-CY", "el"), ("el-Grek-GR", "el"), ("be", nil), ("kk", nil),
     ] as [(String, String?)])
     func shippedLatinModels(_ tag: String, _ expected: String?) throws {
         let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
@@ -193,6 +194,18 @@ struct ModelManagerIdentifierTests {
         #expect(Set(files.compactMap { $0.first?.sha256 }).count == 1)
         let latin = try #require(shipped.models.first { $0.identifier.languageTag == "de" })
         #expect(!latin.files.contains { $0.sha256 == files.first?.first?.sha256 })
+    }
+
+    @Test("el reads a Greek network of its own, apart from the Latin and Cyrillic files")
+    func greekHasItsOwnNetwork() throws {
+        let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))
+        let el = try #require(shipped.models.first { $0.identifier.languageTag == "el" })
+        #expect(el.network == "grek-bilstm96x3")
+        let network = try #require(el.files.first { $0.path.hasPrefix("grek-bilstm") })
+        for other in ["de", "ru"] {
+            let model = try #require(shipped.models.first { $0.identifier.languageTag == other })
+            #expect(!model.files.contains { $0.sha256 == network.sha256 })
+        }
     }
 
     @Test("the shipped models within their budgets: every language model but en-US's at most 2 MB, Models/ at most 120 MB")

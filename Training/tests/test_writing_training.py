@@ -117,9 +117,12 @@ def test_head_grows_cyrillic_letters_from_the_latin_letter_written_alike():
         charset.select("western")
 
 
-def test_greek_set_and_generated_greek_words_for_the_next_network():
+def test_greek_set_and_generated_greek_words_of_the_greek_network():
+    from inkrec_training.writing import greek
     g = charset.GREEK
     assert g[: len(charset.LATIN)] == charset.LATIN and len(set(g)) == len(g)
+    # every class the Greek network adds has ink to learn from
+    assert [c for c in g[len(charset.LATIN):] if greek.letter(c) is None] == []
     assert set(alphabets.letters("el")) <= set(g) and "ς" in g and charset.for_language("el") == "greek"
     src = ScriptSources(["el"])
     rng = random.Random(2)

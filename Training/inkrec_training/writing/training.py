@@ -30,7 +30,7 @@ import numpy as np
 from . import alphabets, cyrillic, greek, homoglyphs, text, writer
 
 # The letter drawings of each script that a word can be written from.
-_LETTERS = {"Cyrl": cyrillic.word, "Grek": greek.word}
+LETTERS = {"Cyrl": cyrillic.word, "Grek": greek.word}
 
 
 def capitalized(word: str, rng: random.Random) -> str:
@@ -66,11 +66,11 @@ class ScriptSources:
         self.forms = forms
         self.langs = list(langs)
         scripts = {alphabets.SCRIPTS[l] for l in self.langs}
-        if len(scripts) != 1 or next(iter(scripts)) not in _LETTERS:
-            raise ValueError(f"languages of one script the kit draws ({sorted(_LETTERS)}): {self.langs}")
+        if len(scripts) != 1 or next(iter(scripts)) not in LETTERS:
+            raise ValueError(f"languages of one script the kit draws ({sorted(LETTERS)}): {self.langs}")
         self.script = next(iter(scripts))
         self.rules = writer.RULES[self.script]
-        self.letters = _LETTERS[self.script]
+        self.letters = LETTERS[self.script]
         self.heldout = heldout
         self.writer_ids = writer_ids
         self.vocab = {}

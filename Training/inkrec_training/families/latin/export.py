@@ -58,6 +58,7 @@ LANGUAGE_MODELS = {
     "vi": ("vi", "Vietnamese", []),
     "ru": ("ru", "Russian", []), "uk": ("uk", "Ukrainian", []), "bg": ("bg", "Bulgarian", []),
     "mk": ("mk", "Macedonian", []), "sr": ("sr", "Serbian in Cyrillic script", ["sr-Cyrl"]),
+    "el": ("el", "Greek", []),
 }
 
 # What each character set's network is called and how its README and cards describe it.
@@ -68,6 +69,8 @@ NETWORKS = {
     "cyrillic": ("cyrl", "the Cyrillic network (the Latin network's letters, the Cyrillic letters of Russian, "
                          "Ukrainian, Bulgarian, Macedonian and Serbian, and №)",
                  "Every Cyrillic language model (`ru`, `uk`, `bg`, `mk`, `sr`)"),
+    "greek": ("grek", "the Greek network (the Latin network's letters and the 69 Greek letters, tonos and "
+                      "dialytika included)", "The Greek model `el`"),
 }
 
 
@@ -112,10 +115,14 @@ def export_network(ck: dict, models: str, charset_name: str = "latin") -> tuple[
                          f"{len(charset.SETS[charset_name])} characters + blank")
     name = network_name(cfg, charset_name)
     _, what, readers = NETWORKS[charset_name]
-    languages = {"latin": "--languages all", "vietnamese": "--languages vi", "cyrillic": "--scripts ru,uk,bg,mk,sr"}[charset_name]
-    data = ("UNIPEN (CC BY 4.0) and the script kit's generated Cyrillic ink" if charset_name == "cyrillic" else
+    from inkrec_training.families.scripts.card import SCRIPT_NETWORKS
+    spec = SCRIPT_NETWORKS.get(charset_name)
+    languages = ({"latin": "--languages all", "vietnamese": "--languages vi"}.get(charset_name)
+                 or f"--scripts {','.join(spec.languages)}")
+    data = (f"UNIPEN (CC BY 4.0) and the script kit's generated {spec.script} ink" if spec else
             "UNIPEN (CC BY 4.0) and composed accented ink")
-    card = {"latin": "any language's", "vietnamese": "vi's", "cyrillic": "any Cyrillic language's"}[charset_name]
+    card = ({"latin": "any language's", "vietnamese": "vi's"}.get(charset_name)
+            or (f"any {spec.script} language's" if len(spec.languages) > 1 else f"{spec.languages[0]}'s"))
     size = save_int8_network(checkpoint_weights(ck), models, name, f"""# {name}: {what}
 
 3 bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs after layer 1, a CTC head over
@@ -198,9 +205,11 @@ Handwriting recognizer for {english}, version {version}: {intro}, for the Digita
 
 def description(english: str, code: str, charset_name: str) -> str:
     """model.json's description of a language model on the ``charset_name`` network."""
-    if charset_name == "cyrillic":
-        return (f"{english}: the Cyrillic network, trained on the script kit's generated Cyrillic ink and UNIPEN "
-                f"(CC BY 4.0), with a {code} language model from wordfreq (CC BY-SA 4.0)")
+    from inkrec_training.families.scripts.card import SCRIPT_NETWORKS
+    if charset_name in SCRIPT_NETWORKS:
+        script = SCRIPT_NETWORKS[charset_name].script
+        return (f"{english}: the {script} network, trained on the script kit's generated {script} ink and UNIPEN "
+                f"(CC BY 4.0), with {'an' if code[0] in 'aeiou' else 'a'} {code} language model from wordfreq (CC BY-SA 4.0)")
     return ((f"{english} (Latin script): the shared Latin network" if charset_name == "latin" else
              f"{english}: the Vietnamese network")
             + f", trained on UNIPEN (CC BY 4.0) and composed accented ink, with a {code} language model from "
@@ -215,7 +224,7 @@ def main():
     ap.add_argument("--languages", default="", help="comma-separated identifiers (default: all of LANGUAGE_MODELS)")
     ap.add_argument("--version", default="1.0.1")
     ap.add_argument("--training-note", default=None, help="how the network was trained, for the cards (default: "
-                    "the latin network's note, or the Cyrillic one with --charset cyrillic)")
+                    "the latin network's note, or the script's with --charset cyrillic or greek)")
     ap.add_argument("--decoder-weights", help="JSON file {identifier: {\"lmWeight\": w, \"insertionBonus\": b}}: "
                     "per-language decoder weights (chosen on the tuning writers, latin evaluate languages --sweep) "
                     "instead of --lm-weight and --insertion-bonus")
@@ -227,12 +236,13 @@ def main():
                     help="drop prefixes ranked more than this below the best after each frame (0: none); 16 read "
                          "the tuning words of eight languages as no threshold, 12 did not")
     ap.add_argument("--charset", default="latin", choices=sorted(NETWORKS),
-                    help="the network's character set: latin (the shared network), vietnamese (vi's own) or cyrillic")
+                    help="the network's character set: latin (the shared network), vietnamese (vi's own), cyrillic or greek")
     args = ap.parse_args()
     charset.select(args.charset)
+    from inkrec_training.families.scripts.card import SCRIPT_NETWORKS, script_card
+    spec = SCRIPT_NETWORKS.get(args.charset)
     if args.training_note is None:
-        from inkrec_training.families.scripts.card import CYRILLIC_TRAINING_NOTE
-        args.training_note = CYRILLIC_TRAINING_NOTE if args.charset == "cyrillic" else TRAINING_NOTE
+        args.training_note = spec.training_note if spec else TRAINING_NOTE
     ck = torch.load(args.checkpoint, weights_only=False, map_location="cpu")
     net, cfg, weights_bytes = export_network(ck, args.models, args.charset)
     ids = args.languages.split(",") if args.languages else identifiers_of(args.charset)
@@ -267,15 +277,14 @@ def main():
                     "license": "CC-BY-SA-4.0",
                     "description": description(english, code, args.charset)})
         # The figures latin evaluate languages --card wrote stay.
-        if args.charset == "cyrillic":
-            from inkrec_training.families.scripts.card import cyrillic_card
-            text = cyrillic_card(ident, english, code, net, cfg, os.path.getsize(lm_src), weights_bytes, history,
-                                 args.version, args.training_note)
+        if spec:
+            text = script_card(spec, ident, english, code, net, cfg, os.path.getsize(lm_src), weights_bytes, history,
+                               args.version, args.training_note)
         else:
             text = model_card(ident, english, code, net, cfg, os.path.getsize(lm_src), weights_bytes, history,
                               args.version, args.training_note, args.charset)
         write_card(os.path.join(out, "MODEL_CARD.md"), text,
-                   keep_from="<!-- scripts:" if args.charset == "cyrillic" else "<!-- languages:")
+                   keep_from="<!-- scripts:" if spec else "<!-- languages:")
         print(f"{ident}: lm {os.path.getsize(lm_src)} bytes")
     for ident in update_readers(args.models, net, cfg, ids):
         print(f"{ident}: network block and labels updated (it reads {net} too; its LM, decoder and card stay)")

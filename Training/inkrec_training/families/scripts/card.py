@@ -2,6 +2,8 @@
 ``scripts evaluate models --card`` adds the figures after it)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from inkrec_training import charset
 from inkrec_training.features import FEATURE_SCHEME
 from inkrec_training.writing import sources
@@ -16,35 +18,84 @@ CYRILLIC_TRAINING_NOTE = (
     "  --warmup-steps 0 --lr 8e-4 --warp 0.5`; the moving average of the weights exported.")
 
 
-def cyrillic_card(identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int, weights_bytes: int,
-                  history: list, version: str, training_note: str) -> str:
-    last = history[-1] if history else {}
-    hist = (f"\n  At the end of training (step {last.get('step')}, {last.get('minutes', 0):.0f} minutes), greedy: "
-            f"English words of held-out UNIPEN writers CER {last.get('ema_cer', last.get('cer', float('nan'))):.3f}, "
-            f"word accuracy {last.get('ema_word_acc', last.get('word_acc', float('nan'))):.3f}; generated held-out "
-            f"words of the five languages CER {last.get('lang_cer', float('nan')):.3f}, word accuracy "
-            f"{last.get('lang_word_acc', float('nan')):.3f}." if last else "")
-    n_chars = len(charset.SETS["cyrillic"])
-    used = "\n".join(f"  - {s.card_line()}" for s in (sources.UNIPEN, sources.DRAWN, sources.WORDFREQ))
-    return f"""# Model card: {identifier} ({english})
+GREEK_TRAINING_NOTE = (
+    "Trained from the shared Latin network latn-bilstm96x3 1.3.0 (its head grown by the 69 Greek characters,\n"
+    "  each letter written like a Latin one starting from that letter's row, the others from the mean row, biases\n"
+    "  lowered by 2) on real English UNIPEN ink (40% of the mix) and the script kit's Greek ink (60%: generated\n"
+    "  words 60%, generated lines of two to four words 30%, words of real letters 10%), with smooth elastic warps on\n"
+    "  half of the inks, 80 minutes on this 2-core CPU with one torch thread: `latin train --charset greek\n"
+    "  --scripts el --mix-scripts 0.6 --init-from Models/latn-bilstm96x3/weights.safetensors --minutes 80\n"
+    "  --warmup-steps 0 --lr 8e-4 --warp 0.5`; the moving average of the weights exported.")
 
-Handwriting recognizer for {english}, version {version}: the network `{net}` (the Latin network's
-{len(charset.LATIN)} characters, the {(n_chars - len(charset.LATIN) - 1) // 2} Cyrillic letters of Russian, Ukrainian,
-Bulgarian, Macedonian and Serbian in both cases, and №) with a character language model, for the DigitalInk engine.
 
-## What is real and what is generated
-- **Generated ink** (nobody wrote {english} for this model): every Cyrillic letter is a template this
+@dataclass(frozen=True)
+class ScriptNetwork:
+    """What a script kit network's cards, README lines and export say about it: one per character set."""
+    charset: str            # inkrec_training.charset set (and latin export --charset)
+    script: str             # its name in prose
+    languages: tuple        # wordfreq codes of its models
+    added: str              # what its head adds to the Latin network's characters
+    generated: str          # how its generated ink is made (a card's first bullet)
+    real_letters: str       # the letters built from real UNIPEN strokes
+    sources: tuple          # writing.sources entries named in the cards
+    training_note: str
+    letter_forms: str       # the letters a generated word is written from, in a phrase (cards, README table)
+
+
+CYRILLIC = ScriptNetwork(
+    "cyrillic", "Cyrillic", ("ru", "uk", "bg", "mk", "sr"),
+    "the 46 Cyrillic letters of Russian, Ukrainian,\nBulgarian, Macedonian and Serbian in both cases, and №",
+    """every Cyrillic letter is a template this
   project drew as control points in stroke order, in the handwritten forms people write (upright school
   cursive lowercase: т like m, и like u, д and з with descenders; print-like capitals), most letters in two
   or three variants (`Training/inkrec_training/writing/cyrillic.py`, pictures in `Docs/scripts.md`). The
   writer model (`writing/writer.py`, the one the Japanese and Chinese models are trained with) writes words
   and short lines of the five languages with a writer's slant, size, spacing, baseline drift, joins, stroke
-  jitter and pen speed. **Every {english} figure in this card comes from generated ink or from words
+  jitter and pen speed.""",
+    "а е о р с у х к м т и\n  п і ј ѕ",
+    (sources.UNIPEN, sources.DRAWN, sources.WORDFREQ), CYRILLIC_TRAINING_NOTE,
+    "the drawn letters (every form, as in training)")
+
+GREEK = ScriptNetwork(
+    "greek", "Greek", ("el",),
+    "the 69 Greek letters in both cases\n(final ς, tonos and dialytika included)",
+    """every Greek letter is a single-line Hershey
+  glyph (the simplex Greek font's centre lines, in stroke order), with a final ς and a θ drawn by this project
+  and tonos and dialytika added as pen marks (`Training/inkrec_training/writing/greek.py`, pictures in
+  `Docs/scripts.md`). The writer model (`writing/writer.py`, the one the Japanese and Chinese models are
+  trained with) writes words and short lines with a writer's slant, size, spacing, baseline drift, joins,
+  stroke jitter and pen speed.""",
+    "α ο ι κ ν ρ τ υ χ and\n  capitals",
+    (sources.UNIPEN, sources.HERSHEY, sources.DRAWN, sources.WORDFREQ), GREEK_TRAINING_NOTE,
+    "the Hershey Greek letters (ς and θ drawn here, tonos and dialytika as late pen marks, as in training)")
+
+SCRIPT_NETWORKS = {n.charset: n for n in (CYRILLIC, GREEK)}
+
+
+def script_card(spec: ScriptNetwork, identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int,
+                weights_bytes: int, history: list, version: str, training_note: str) -> str:
+    """The card of a language on a script kit network (``spec``), up to the figures section."""
+    last = history[-1] if history else {}
+    hist = (f"\n  At the end of training (step {last.get('step')}, {last.get('minutes', 0):.0f} minutes), greedy: "
+            f"English words of held-out UNIPEN writers CER {last.get('ema_cer', last.get('cer', float('nan'))):.3f}, "
+            f"word accuracy {last.get('ema_word_acc', last.get('word_acc', float('nan'))):.3f}; generated held-out "
+            f"words of the {_count(len(spec.languages))} CER {last.get('lang_cer', float('nan')):.3f}, word accuracy "
+            f"{last.get('lang_word_acc', float('nan')):.3f}." if last else "")
+    n_chars = len(charset.SETS[spec.charset])
+    used = "\n".join(f"  - {s.card_line()}" for s in spec.sources)
+    shared = (f"the {spec.script} one, shared by {', '.join(spec.languages[:-1])} and {spec.languages[-1]}"
+              if len(spec.languages) > 1 else f"the {spec.script} one")
+    return f"""# Model card: {identifier} ({english})
+
+Handwriting recognizer for {english}, version {version}: the network `{net}` (the Latin network's
+{len(charset.LATIN)} characters, {spec.added}) with a character language model, for the DigitalInk engine.
+
+## What is real and what is generated
+- **Generated ink** (nobody wrote {english} for this model): {spec.generated} **Every {english} figure in this card comes from generated ink or from words
   composed of real letters**; no real {english} handwriting was available to train or measure it.
 - **Real ink**: UNIPEN train_r01_v07 (International Unipen Foundation, CC BY 4.0): English words, lines
   and isolated characters of the training writers (they keep the Latin letters, digits and punctuation),
-  and words built from the isolated letters whose handwritten form Cyrillic shares (а е о р с у х к м т и
-  п і ј ѕ: `writing/homoglyphs.py`).
+  and words built from the isolated letters whose handwritten form {spec.script} shares ({spec.real_letters}: `writing/homoglyphs.py`).
 - Letter and text sources, with their licences:
 {used}
 - **Language model**: `lm.bin` ({lm_bytes / 1e6:.2f} MB, INKLM2, `python3 -m inkrec_training latin lm --language {code}`):
@@ -52,11 +103,15 @@ Bulgarian, Macedonian and Serbian in both cases, and №) with a character langu
   (wordfreq data CC BY-SA 4.0, code Apache-2.0), with the casing, quotation marks and punctuation of running text.
 - No research-only data (IAM-OnDB, CASIA, …) is used.
 
-## Network (the Cyrillic one, shared by ru, uk, bg, mk and sr)
+## Network ({shared})
 - `../{net}/weights.safetensors` ({weights_bytes / 1e6:.2f} MB): features `{FEATURE_SCHEME}`, {cfg['layers']}
   bidirectional LSTM layers of {cfg['hidden']} units, frames stacked in pairs after layer 1, a CTC head over
   {n_chars} characters + blank; 8-bit weights with a scale per row (activations quantized per frame),
-  `config.json` `precision: int8`. It also reads Latin-script words (names, units, brands in Cyrillic text).
+  `config.json` `precision: int8`. It also reads Latin-script words (names, units, brands in {spec.script} text).
 - {training_note}{hist}
-- Why a network of its own and not the shared Latin one: `Docs/scripts.md` ("Cyrillic", "Its own network").
+- Why a network of its own and not the shared Latin one: `Docs/scripts.md` ("{spec.script}", "Its own network").
 """
+
+
+def _count(n: int) -> str:
+    return "language" if n == 1 else f"{['', 'one', 'two', 'three', 'four', 'five', 'six'][n]} languages"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generated samples of the Cyrillic languages for Samples/ (`generated-<lang>.json`), marked as generated.
+"""Generated samples of the script kit's languages (Cyrillic, Greek) for Samples/ (`generated-<lang>.json`), marked as generated.
 
     python3 -m inkrec_training scripts data samples
 
@@ -15,18 +15,24 @@ import os
 import random
 
 from inkrec_training.paths import ROOT
-from inkrec_training.writing import cyrillic, writer
+from inkrec_training.writing import alphabets, training, writer
 
-WORDS = {"ru": "привет", "uk": "дякую", "bg": "здравей", "mk": "убаво", "sr": "хвала"}
+WORDS = {"ru": "привет", "uk": "дякую", "bg": "здравей", "mk": "убаво", "sr": "хвала", "el": "ευχαριστώ"}
 WRITER_IDS = (100_000, 200_000)
+# Where each script's letter forms come from, for the note.
+LETTER_FORMS = {"Cyrl": "drawn letters", "Grek": "Hershey Greek letters"}
 
 
 def sample(lang: str, word: str, seed: int = 0) -> dict:
     rng = random.Random(f"{lang}-{seed}")
     wid = rng.randrange(*WRITER_IDS)
-    strokes = writer.write_word(cyrillic.word(word, rng), writer.RULES["Cyrl"], writer.heldout_writer(wid), rng)
+    script = alphabets.SCRIPTS[lang]
+    letters = training.LETTERS[script](word, rng)
+    if letters is None:
+        raise ValueError(f"{lang}: the kit draws no form of a letter of {word!r}")
+    strokes = writer.write_word(letters, writer.RULES[script], writer.heldout_writer(wid), rng)
     return {"id": f"generated-{lang}", "label": word,
-            "note": f"GENERATED, not real {lang} handwriting: the script kit's drawn letters written by "
+            "note": f"GENERATED, not real {lang} handwriting: the script kit's {LETTER_FORMS[script]} written by "
                     f"held-out writer {wid} of the writer model (python3 -m inkrec_training scripts data samples)",
             "strokes": [{"points": [{"x": round(float(p[0]), 1), "y": round(float(p[1]), 1), "t": round(float(p[2]) * 1000)}
                                     for p in s]} for s in strokes]}

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Generated inks for the speed figures of the script kit's models (issue 39), Russian and Greek: words of 8
+letters and lines of 36 to 44 characters, like ``word8.jsonl`` and ``line40.jsonl`` are for the Latin ones.
+
+    python3 Benchmarks/script_bench_inks.py      # writes Benchmarks/.build/inks/{ru,el}-word8.jsonl, -line40.jsonl
+
+Written by the script kit (``writing.training.ScriptSources``): wordfreq words, the kit's letters, held-out
+writers of the writer model from ids 300,000 on (neither trained on nor in the reported or tuning figures),
+with time stamps. Deterministic (seed 1).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Training"))
+from inkrec_training.writing import writer  # noqa: E402
+from inkrec_training.writing.training import ScriptSources  # noqa: E402
+
+WRITER_IDS = (300_000, 400_000)
+
+
+def ink_json(i: str, label: str, strokes) -> str:
+    return json.dumps({"id": i, "label": label, "strokes": [
+        {"points": [{"x": round(float(p[0]), 1), "y": round(float(p[1]), 1), "t": round(float(p[2]) * 1000)} for p in s]}
+        for s in strokes]}, ensure_ascii=False, separators=(",", ":"))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=os.path.join(HERE, ".build", "inks"))
+    ap.add_argument("--words", type=int, default=32)
+    ap.add_argument("--lines", type=int, default=11)
+    ap.add_argument("--languages", default="ru,el", help="comma-separated languages of the kit")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for lang in args.languages.split(","):
+        write_inks(lang, args.out, args.words, args.lines)
+
+
+def write_inks(lang: str, out: str, n_words: int, n_lines: int) -> None:
+    src = ScriptSources([lang], heldout=True, writer_ids=WRITER_IDS)
+    rng = random.Random(1)
+    words = [w for w in src.vocab[lang][0][:20000] if len(w) == 8]
+    with open(os.path.join(out, f"{lang}-word8.jsonl"), "w", encoding="utf-8") as f:
+        for k, w in enumerate(rng.sample(words, n_words)):
+            strokes = writer.write_word(src.letters(w, rng), src.rules, src._style(rng), rng)
+            f.write(ink_json(f"{lang}-word8-{k}", w, strokes) + "\n")
+    n = 0
+    with open(os.path.join(out, f"{lang}-line40.jsonl"), "w", encoding="utf-8") as f:
+        while n < n_lines:
+            got = src.line(rng, max_words=7, keep_time=True)
+            if got is not None and 36 <= len(got[1]) <= 44:
+                f.write(ink_json(f"{lang}-line40-{n}", got[1], got[0]) + "\n")
+                n += 1
+    print(f"{out}/{lang}-word8.jsonl: {n_words} words; {lang}-line40.jsonl: {n_lines} lines")
+
+
+if __name__ == "__main__":
+    main()
