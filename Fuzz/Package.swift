@@ -12,7 +12,7 @@ import PackageDescription
 
 let fuzzers = [
     "fuzz-json", "fuzz-jsonl", "fuzz-inkml", "fuzz-strokearrays", "fuzz-safetensors",
-    "fuzz-lm", "fuzz-manifest", "fuzz-config", "fuzz-recognize",
+    "fuzz-lm", "fuzz-manifest", "fuzz-config", "fuzz-recognize", "fuzz-profile",
 ]
 
 let package = Package(

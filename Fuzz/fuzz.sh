@@ -31,6 +31,7 @@ TARGETS=(
     "fuzz-lm 4096"
     "fuzz-manifest 4096"
     "fuzz-config 4096"
+    "fuzz-profile 4096"
     "fuzz-recognize 8192 2048 fork"
 )
 RSS_LIMIT_MB="${FUZZ_RSS_LIMIT_MB:-2048}"

@@ -192,3 +192,17 @@ rec("text-strokearrays", 0x07, "Tests/DigitalInkTests/Fixtures/formats/hello.str
 rec("text-dot", 0x01, text='{"strokes":[{"points":[{"x":5,"y":5}]}],"preContext":"the "}')
 rec("shapes-line-area", 0x00, text='{"strokes":[{"points":[{"x":0,"y":0},{"x":100,"y":1}]}],"writingArea":{"width":200,"height":50}}')
 print("seeds written to", CORPUS)
+
+
+# --- writer profiles (WriterProfile+Data.swift: "INKWP\0\0\1", digest, r, H, C, minimum, learned, A, B, d) ---
+def profile(r, h, c, minimum=50, learned=0, fill=0.0, tail=b""):
+    head = b"INKWP\0\0\1" + bytes(range(32)) + struct.pack("<IIIIQ", r, h, c, minimum, learned)
+    return head + struct.pack(f"<{r * h + c * r + c}f", *([fill] * (r * h + c * r + c))) + tail
+
+
+put("fuzz-profile", "small.bin", profile(2, 3, 4))
+put("fuzz-profile", "learned.bin", profile(1, 2, 2, minimum=0, learned=51, fill=0.25))
+put("fuzz-profile", "header-only.bin", profile(1, 1, 1)[:64])
+put("fuzz-profile", "trailing.bin", profile(1, 1, 1, tail=b"\0"))
+put("fuzz-profile", "nan.bin", profile(1, 1, 1, fill=float("nan")))
+

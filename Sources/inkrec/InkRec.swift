@@ -8,7 +8,7 @@ struct InkRec: AsyncParsableCommand {
         commandName: "inkrec",
         abstract: "Recognize handwriting from recorded ink, manage models, render ink.",
         version: DigitalInkLibrary.version,
-        subcommands: [Recognize.self, Models.self, Render.self, Layout.self],
+        subcommands: [Recognize.self, Adapt.self, Models.self, Render.self, Layout.self],
         defaultSubcommand: Recognize.self
     )
 }

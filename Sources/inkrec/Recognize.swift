@@ -61,6 +61,9 @@ struct Recognize: AsyncParsableCommand {
     @Flag(name: .long, help: "With --format json or --batch, leave out where each character and word is (the candidates' characters and words): a tenth of the output, for jobs that keep only the texts.")
     var noSegments = false
 
+    @Option(name: .long, help: ArgumentHelp("A writer profile (inkrec adapt) to read with: it must be made for this model's network.", valueName: "file"))
+    var profile: String?
+
     @Flag(name: .long, help: "Decode without the language model.")
     var noLanguageModel = false
 
@@ -182,7 +185,9 @@ struct Recognize: AsyncParsableCommand {
     }
 
     func makeRecognizer() async throws -> DigitalInkRecognizer {
-        DigitalInkRecognizer(options: try recognizerSettings(try await model.recognizerOptions(modelDirectory: modelDirectory)))
+        var options = try recognizerSettings(try await model.recognizerOptions(modelDirectory: modelDirectory))
+        if let profile { options.writerProfile = try WriterProfile(data: try readProfile(profile)) }
+        return DigitalInkRecognizer(options: options)
     }
 
     func context(for doc: InkDocument) -> RecognitionContext {

@@ -26,6 +26,16 @@ struct FormatJSONTests {
         #expect(doc.context == RecognitionContext())
     }
 
+    @Test("a string \"text\" is the label where \"label\" is absent (inkrec adapt's pairs); label wins; any other text is ignored")
+    func textIsTheLabelWhereLabelIsAbsent() throws {
+        func label(_ json: String) throws -> String? { try InkDocument(jsonData: Data(json.utf8)).label }
+        #expect(try label(#"{"strokes": [], "text": "hello"}"#) == "hello")
+        #expect(try label(#"{"text": "a", "strokes": [], "label": "b"}"#) == "b")
+        #expect(try label(#"{"label": "b", "strokes": [], "text": "a"}"#) == "b")
+        #expect(try label(#"{"strokes": [], "text": {"candidates": []}}"#) == nil)
+        #expect(try label(#"{"strokes": [], "text": null}"#) == nil)
+    }
+
     @Test func emptyInkAndEmptyStrokesAreLegal() throws {
         #expect(try json(#"{"strokes": []}"#).ink == Ink(strokes: []))
         let doc = try json(#"{"strokes": [{"points": []}, {"points": []}]}"#)

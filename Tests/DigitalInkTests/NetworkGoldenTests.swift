@@ -144,18 +144,8 @@ struct EngineKernels: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(recurrent.rawValue) + \(projection.rawValue)" }
 }
 
-/// A small deterministic generator for test data (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A small deterministic generator for test data: the library's SplitMix64.
+typealias SplitMix = SplitMix64
 
 @Suite("The 8-bit engine runs the quantized reference")
 struct Int8NetworkGoldenTests {

@@ -66,6 +66,7 @@ TOOLS: dict[str, dict[str, dict[str, Tool]]] = {
             "languages": Tool("families.latin.evaluate_languages", "every language on composed words; --card, --readme"),
             "hints": Tool("families.latin.evaluate_hints", "vocabulary, charset, confidence, alignment, context; card"),
             "compare": Tool("families.latin.compare_english", "English recipes on the non-reported words"),
+            "adaptation": Tool("families.latin.evaluate_adaptation", "writer profiles (inkrec adapt) on held-out writers"),
         },
         "tune": {
             "decoders": Tool("families.latin.choose_decoders", "each language's decoder weights on its tuning words"),

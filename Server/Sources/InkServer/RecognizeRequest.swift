@@ -2,7 +2,7 @@ import DigitalInk
 import Foundation
 
 /// The body of `POST /v1/recognize`: an ink in the project's JSON format (`strokes`, `writingArea`,
-/// `preContext`, `id`) and the recognition options beside it. Every problem is a 400 naming its field
+/// `preContext`, `id`) and the recognition options beside it (`writerProfile`: a profile's bytes in base64). Every problem is a 400 naming its field
 /// (or a 413 for an ink over the server's limits).
 struct RecognizeRequest {
     var document: InkDocument
@@ -13,6 +13,8 @@ struct RecognizeRequest {
     var charset: String?
     var vocabulary: [String]?
     var strict = false
+    /// The writer's profile (`inkrec adapt`, ``WriterProfile/data()``), sent base64-encoded.
+    var writerProfile: WriterProfile?
 
     /// The options beside the ink (every one optional).
     struct Fields: Decodable {
@@ -23,6 +25,7 @@ struct RecognizeRequest {
         var charset: String?
         var maxResultCount: Int?
         var vocabulary: [String]?
+        var writerProfile: String?
     }
 
     init(_ data: Data, options: ServerOptions) throws {
@@ -64,6 +67,20 @@ struct RecognizeRequest {
             maxResultCount = n
         }
         if strict && vocabulary == nil { throw ServerError(.badRequest, "strict needs a vocabulary", field: "strict") }
+        if let encoded = fields.writerProfile {
+            // Base64 of at most WriterProfile.maxDataSize bytes, checked before decoding.
+            let limit = (WriterProfile.maxDataSize + 2) / 3 * 4
+            guard encoded.utf8.count <= limit else {
+                throw ServerError(.contentTooLarge, "writerProfile is \(encoded.utf8.count) base64 characters; a profile is at most \(WriterProfile.maxDataSize) bytes (\(limit) characters)",
+                                  field: "writerProfile")
+            }
+            guard let bytes = Data(base64Encoded: encoded) else {
+                throw ServerError(.badRequest, "writerProfile must be base64", field: "writerProfile")
+            }
+            do { writerProfile = try WriterProfile(data: bytes) } catch {
+                throw ServerError(.badRequest, "\(error)", field: "writerProfile")
+            }
+        }
     }
 
     /// The recognizer for this request: `base`'s model with this request's settings.
@@ -78,6 +95,7 @@ struct RecognizeRequest {
             $0.maxResultCount = maxResultCount
             $0.allowedCharacters = charset.map(Set.init)
             $0.vocabulary = vocabulary
+            $0.writerProfile = writerProfile
         }
         do { try recognizer.options.validate() } catch {
             let field = switch error { case .invalidOption(let name, _): name; default: "options" }

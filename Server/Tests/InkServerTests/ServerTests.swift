@@ -134,6 +134,41 @@ struct ServerTests {
         }
     }
 
+    @Test("a writerProfile (base64) is applied; a damaged, oversized or foreign one is refused naming the field")
+    func writerProfile() async throws {
+        let app = try await InkServer.application(Self.options())
+        let english = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: root.appendingPathComponent("Models/en-US")))
+        let profile = try await WriterProfile(for: english, minimumPairs: 0)
+        let doc = try InkDocument.read(contentsOf: root.appendingPathComponent("Samples/hello.json"))
+        try await profile.learn(from: [(doc.ink, "hello")])
+        let russian = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: root.appendingPathComponent("Models/ru")))
+        let foreign = try await WriterProfile(for: russian)
+        try await app.test(.router) { client in
+            var plain: Double?
+            try await client.execute(uri: "/v1/recognize", method: .post, headers: json, body: try sampleBody("hello.json")) { r in
+                plain = ((object(r.body)["candidates"] as? [[String: Any]])?.first?["score"] as? Double)
+            }
+            let body = try sampleBody("hello.json", extra: ["writerProfile": profile.data().base64EncodedString()])
+            try await client.execute(uri: "/v1/recognize", method: .post, headers: json, body: body) { r in
+                #expect(r.status == .ok)
+                let best = (object(r.body)["candidates"] as? [[String: Any]])?.first
+                #expect(best?["text"] as? String == "hello")
+                #expect(best?["score"] as? Double != plain)
+            }
+            for (value, status, words) in [("not base64!", HTTPResponse.Status.badRequest, "base64"),
+                                           (Data(repeating: 1, count: 100).base64EncodedString(), .badRequest, "writer profile"),
+                                           (String(repeating: "A", count: 400_000), .contentTooLarge, "at most"),
+                                           (foreign.data().base64EncodedString(), .badRequest, "another network")] {
+                try await client.execute(uri: "/v1/recognize", method: .post, headers: json,
+                                         body: try sampleBody("hello.json", extra: ["writerProfile": value])) { r in
+                    #expect(r.status == status, "\(words)")
+                    let o = object(r.body)
+                    #expect(o["field"] as? String == "writerProfile" && (o["error"] as? String ?? "").contains(words), "\(o)")
+                }
+            }
+        }
+    }
+
     @Test("an ink over the point limit is refused before recognition")
     func pointLimit() async throws {
         var options = Self.options()

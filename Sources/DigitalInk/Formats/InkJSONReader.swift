@@ -41,6 +41,7 @@ enum InkJSONReader {
         var preContext: String?
         var id: String?
         var label: String?
+        var text: String?  // "text": the label where "label" is absent (what `inkrec adapt` pairs carry)
         var word: String?
         var keyID: String?
         var first = true
@@ -59,6 +60,8 @@ enum InkJSONReader {
                 preContext = s.consumeNull() ? nil : try s.readString()
             case "label":
                 label = s.consumeNull() ? nil : try s.readString()
+            case "text":
+                text = s.consumeNull() ? nil : try readStringOrSkip(&s)
             case "id":
                 id = try readIdentifier(&s)
             case "word":
@@ -89,7 +92,7 @@ enum InkJSONReader {
             defer { s.path.removeLast() }
             throw s.fieldError("missing required field", at: objectStart)
         }
-        return InkDocument(id: id, ink: ink, writingArea: writingArea, preContext: preContext, label: label, origin: origin)
+        return InkDocument(id: id, ink: ink, writingArea: writingArea, preContext: preContext, label: label ?? text, origin: origin)
     }
 
     /// An identifier: a string, or a number kept as written (data sets often use numeric ids).

@@ -134,6 +134,12 @@ import Foundation
         return "recurrent \(kernel.rawValue), projection \(projection.rawValue)"
     }
 
+    /// The width of the head's input: the last layer's two directions, stacked in pairs where the network
+    /// reduces after its last layer.
+    var headInputs: Int {
+        2 * configuration.hidden * (configuration.reduceAfter == configuration.layers ? 2 : 1)
+    }
+
     /// Number of output frames for `frames` input frames.
     public func outputFrames(for frames: Int) -> Int {
         (frames + configuration.timeReduction - 1) / configuration.timeReduction
@@ -143,12 +149,23 @@ import Foundation
     /// class log-probabilities for a classifier head. An input of 0 frames gives 0 rows.
     /// Complexity: O(T · layers · 8H · (in + H) + T' · C · in_head); scratch is allocated once per call.
     public func logProbabilities(_ features: FeatureMatrix) -> FeatureMatrix {
+        logProbabilities(features, keepingHeadInput: false).logProbs
+    }
+
+    /// ``logProbabilities(_:)`` that also hands back the head's input (T' × the head's input width: the last
+    /// layer's states, stacked in pairs where the network reduces after its last layer), the features a writer
+    /// adaptation (``HeadAdapter``) reads, when `keepingHeadInput` is true (nil otherwise, for a classifier head and
+    /// for 0 frames).
+    func logProbabilities(_ features: FeatureMatrix, keepingHeadInput: Bool)
+        -> (logProbs: FeatureMatrix, headInput: FeatureMatrix?)
+    {
         let c = configuration, H = c.hidden
         precondition(features.columns == c.inputDim, "features have \(features.columns) columns, network expects \(c.inputDim)")
         var T = features.rows
         let C = c.numClasses
         let isClassifier = c.head == .classifier
-        guard T > 0 else { return FeatureMatrix(rows: 0, columns: C) }
+        guard T > 0 else { return (FeatureMatrix(rows: 0, columns: C), nil) }
+        var kept: FeatureMatrix?
         // Two ping-pong activation buffers big enough for T+1 rows of 2H (the +1 row is the reduction pad),
         // and one gate buffer of T × 8H (both directions).
         let actCount = (T + 1) * max(2 * H, c.inputDim)
@@ -202,6 +219,10 @@ import Foundation
                         // (Not zeroed: the head writes every one of its T × C values; with thousands of
                         // classes, zeroing them first cost a few percent of the forward.)
                         let count = T * C
+                        if keepingHeadInput {
+                            kept = FeatureMatrix(rows: T, columns: width,
+                                                 values: Array(UnsafeBufferPointer(start: src, count: T * width)))
+                        }
                         result = [Float](unsafeUninitializedCapacity: count) { r, initialized in
                             head.apply(src, rows: T, output: r.baseAddress!)
                             initialized = count
@@ -218,7 +239,7 @@ import Foundation
             }
             for t in 0..<outRows { _logSoftmax(r.baseAddress! + t * C, count: C) }
         }
-        return FeatureMatrix(rows: outRows, columns: C, values: result)
+        return (FeatureMatrix(rows: outRows, columns: C, values: result), kept)
     }
 }
 

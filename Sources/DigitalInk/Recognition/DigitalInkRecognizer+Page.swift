@@ -81,6 +81,7 @@ extension DigitalInkRecognizer {
         }
         let options = self.options
         let pool = self.pool
+        let adapter = try options.writerProfile?.adapter(for: model)  // one snapshot for the whole page
         let lines = try await pool.runCancellable { () throws(DigitalInkError) in try LineSegmenter().lines(of: ink) }
         let inks = lines.map { line in Ink(strokes: line.strokeIndices.map { ink.strokes[$0] }) }
         let lookahead = 2 * pool.threadCount
@@ -99,7 +100,7 @@ extension DigitalInkRecognizer {
                 group.addTask {
                     do {
                         return (k, .success(try await pool.runCancellable { () throws(DigitalInkError) in
-                            try LinePipeline(model: model, options: options).read(lineInk)
+                            try LinePipeline(model: model, options: options, adapter: adapter).read(lineInk)
                         }))
                     } catch {
                         return (k, .failure(error))

@@ -33,6 +33,11 @@ public struct DigitalInkRecognizerOptions: Sendable {
     /// How timestamps that go backwards inside a stroke are treated: accepted by default (the
     /// recognizer does not use timestamps), or rejected with `.strict`.
     public var timestampValidation: Ink.TimestampValidation = .lenient
+    /// A writer's profile (``WriterProfile``): what the recognizer learned of this writer's hand from their
+    /// confirmed readings, applied to the network's output once it has learned from enough pairs; nil for
+    /// none. It must have been made for this recognizer's network (a recognition throws
+    /// ``DigitalInkError/invalidOption(name:reason:)`` otherwise). Ignored by classifiers (shapes).
+    public var writerProfile: WriterProfile?
 
     /// A recognizer for `model`, which must have been downloaded through `modelManager`.
     public init(model: DigitalInkRecognitionModel, modelManager: ModelManager = .shared) {

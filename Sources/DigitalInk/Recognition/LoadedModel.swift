@@ -15,6 +15,21 @@ struct LoadedModel: Sendable {
     let symbolOfCharacter: [Character: Int]
     /// The last stage, chosen by the model's kind.
     let decoder: any CandidateDecoding
+    /// The network's weights file.
+    let weightsURL: URL
+    /// Its SHA-256, computed the first time a ``WriterProfile`` asks (``networkDigest()``).
+    private let digest = LockedState<String?>(nil)
+
+    /// The lower-case hexadecimal SHA-256 of the network's weights file: what a ``WriterProfile`` is bound to.
+    /// Read once, the first time it is asked for (loading stays as fast without profiles).
+    func networkDigest() throws(DigitalInkError) -> String {
+        try digest.withLock { (cached: inout String?) throws(DigitalInkError) -> String in
+            if let cached { return cached }
+            let value = try FileDigest(of: weightsURL).sha256
+            cached = value
+            return value
+        }
+    }
 
     /// The file `path` of the model in `directory`, with symbolic links resolved; throws unless it
     /// stays inside the model directory, or inside the shared folder of the models root that
@@ -28,6 +43,7 @@ struct LoadedModel: Sendable {
         let weightsURL = try Self.checkInside(directory, config.network.weights)
         let languageModelURL = try config.decoder?.languageModel.map { (lm) throws(DigitalInkError) in try Self.checkInside(directory, lm) }
         self.directory = directory
+        self.weightsURL = weightsURL
         self.configuration = config
         self.features = FeatureExtractor(config.features)
         self.network = try RecognitionNetwork(configuration: config.network,

@@ -9,12 +9,15 @@ struct NetworkReader: Sendable {
     let readsText: Bool
     /// The weights file, named when the output is not finite.
     let weightsFile: String
+    /// A writer's change to the head (``WriterProfile``), applied to a text model's output; nil for none.
+    let adapter: HeadAdapter?
 
-    init(model: LoadedModel) {
+    init(model: LoadedModel, adapter: HeadAdapter? = nil) {
         features = model.features
         network = model.network
         readsText = model.configuration.modelKind == .text
         weightsFile = model.configuration.network.weights
+        self.adapter = readsText ? adapter : nil
     }
 
     /// The log-probabilities for `ink` (0 rows for an ink without points) and, for a text model when
@@ -25,7 +28,8 @@ struct NetworkReader: Sendable {
         var origins: [FeatureExtractor.FrameOrigin]? = readsText && wantOrigins ? [] : nil
         let frames = try features.features(for: ink, writingArea: writingArea, origins: &origins)
         guard frames.rows > 0 else { return (frames, origins) }
-        let logProbs = network.logProbabilities(frames)
+        var (logProbs, headInput) = network.logProbabilities(frames, keepingHeadInput: adapter != nil)
+        if let adapter, let headInput { logProbs = adapter.apply(headInput: headInput, logProbs: logProbs) }
         // Overflowing weights: never NaN scores. (In C: with thousands of classes, `allSatisfy(\.isFinite)`
         // over every log-probability was 8% of a line's recognition.)
         guard logProbs.values.withUnsafeBufferPointer({ ink_all_finite($0.baseAddress, $0.count) != 0 }) else {

@@ -7,9 +7,9 @@ struct ViewReader: Sendable {
     let stretches: [Double]
 
     /// The views of a recognition with `options` (nil where the model does not rescore with views).
-    init?(model: LoadedModel, options: DigitalInkRecognizerOptions) {
+    init?(model: LoadedModel, options: DigitalInkRecognizerOptions, adapter: HeadAdapter? = nil) {
         guard let rescoring = model.configuration.viewRescoring(options: options) else { return nil }
-        self.init(reader: NetworkReader(model: model), stretches: rescoring.stretches)
+        self.init(reader: NetworkReader(model: model, adapter: adapter), stretches: rescoring.stretches)
     }
 
     init(reader: NetworkReader, stretches: [Double]) {

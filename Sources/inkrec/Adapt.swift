@@ -1,0 +1,95 @@
+import ArgumentParser
+import DigitalInk
+import Foundation
+
+/// `inkrec adapt`: a writer profile learned from confirmed pairs (``WriterProfile``).
+struct Adapt: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Learn a writer profile from inks and the texts their writer meant.",
+        discussion: """
+        --pairs is a JSON Lines file (or - for standard input) of inks in the project's JSON format, each with
+        a "text" (or "label") field: what the writer meant. The profile is made for the model's network and
+        written to --output (at most 256 KB); `inkrec recognize --profile FILE` applies it. With --profile, an
+        earlier profile learns on. A line that cannot be read, or has no text, is reported with its number
+        and the command fails without writing anything.
+        """
+    )
+
+    @OptionGroup var model: ModelOptions
+
+    @Option(name: .long, help: "Load the model from this directory (its config.json) instead of the model store.")
+    var modelDirectory: String?
+
+    @Option(name: .long, help: ArgumentHelp("The confirmed pairs: a JSON Lines file of inks with a \"text\" field, or -.", valueName: "file"))
+    var pairs: String
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the profile.", valueName: "file"))
+    var output: String
+
+    @Option(name: .long, help: ArgumentHelp("An earlier profile of this writer to learn on from.", valueName: "file"))
+    var profile: String?
+
+    @Option(name: .long, help: "Confirmed pairs a new profile needs before it changes any reading (default \(WriterProfile.defaultMinimumPairs)).")
+    var minimumPairs: Int = WriterProfile.defaultMinimumPairs
+
+    func validate() throws {
+        if minimumPairs < 0 { throw ValidationError("--minimum-pairs must be 0 or more") }
+    }
+
+    func run() async throws {
+        var examples: [(Ink, String)] = []
+        var failed = false
+        for entry in try batchReader(pairs) {
+            if let error = entry.error {
+                printError("error: line \(entry.line): \(error)")
+                failed = true
+            } else if let doc = entry.document {
+                guard let text = doc.label, !text.isEmpty else {
+                    printError("error: line \(entry.line): no \"text\" (what the writer meant)")
+                    failed = true
+                    continue
+                }
+                examples.append((doc.ink, text))
+            }
+        }
+        if failed { throw ExitCode(1) }
+        do {
+            let recognizer = DigitalInkRecognizer(options: try await model.recognizerOptions(modelDirectory: modelDirectory))
+            let learner: WriterProfile
+            if let profile {
+                learner = try WriterProfile(data: try readProfile(profile), for: recognizer)
+            } else {
+                learner = try await WriterProfile(for: recognizer, minimumPairs: minimumPairs)
+            }
+            let started = Date()
+            try await learner.learn(from: examples)
+            let seconds = Date().timeIntervalSince(started)
+            let data = learner.data()
+            let url = URL(fileURLWithPath: output)
+            let partial = url.appendingPathExtension("incomplete")
+            try data.write(to: partial)
+            // rename(2) replaces an existing profile in one step: never a half-written file under the name.
+            guard rename(partial.path, url.path) == 0 else {
+                throw DigitalInkError.storageFailed(path: url.path, reason: String(cString: strerror(errno)))
+            }
+            printError(String(format: "%@: learned from %d pairs in %.2f s (%d in all); %d bytes; %@", output, examples.count,
+                              seconds, learner.pairsLearned, data.count,
+                              learner.isActive ? "active" : "inactive until \(learner.minimumPairs) pairs"))
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
+/// The bytes of a profile file, refused before reading when larger than ``WriterProfile/maxDataSize``.
+func readProfile(_ path: String) throws -> Data {
+    let url = URL(fileURLWithPath: path)
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+    guard let size else { throw DigitalInkError.malformedInput(source: path, line: nil, field: nil, reason: "file not found") }
+    guard size <= WriterProfile.maxDataSize else {
+        throw DigitalInkError.malformedInput(source: path, line: nil, field: "size", reason: "\(size) bytes, more than a profile's \(WriterProfile.maxDataSize)")
+    }
+    return try Data(contentsOf: url)
+}

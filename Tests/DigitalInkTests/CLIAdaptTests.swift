@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import DigitalInk
+
+/// `inkrec adapt` and `inkrec recognize --profile`: a profile file learned from pairs, applied, refused when
+/// damaged or made for another network.
+@Suite("inkrec adapt writes a profile that recognize --profile applies", .serialized)
+struct CLIAdaptTests {
+    /// The recorded samples as pairs (their labels as "text").
+    static func pairs() throws -> Data {
+        var lines: [String] = []
+        for name in ["hello.json", "there.json", "argument.json"] {
+            var o = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.samples.appendingPathComponent(name))) as? [String: Any])
+            o["text"] = o.removeValue(forKey: "label")
+            lines.append(String(decoding: try JSONSerialization.data(withJSONObject: o), as: UTF8.self))
+        }
+        return Data((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    static let english = Fixtures.modelsDirectory.appendingPathComponent("en-US").path
+    static let samples = Fixtures.modelsDirectory.deletingLastPathComponent().appendingPathComponent("Samples")
+
+    @Test("adapt, then recognize --profile (one file and --batch): the samples still read, the scores change")
+    func adaptAndRecognize() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inkrec-adapt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let profile = dir.appendingPathComponent("me.bin").path
+        let a = try await CLI.run(["adapt", "--model-directory", Self.english, "--pairs", "-", "--output", profile,
+                                   "--minimum-pairs", "0"], stdin: try Self.pairs())
+        #expect(a.status == 0, "\(a.stderr)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: profile)[.size] as? Int)
+        #expect(size > 0 && size <= WriterProfile.maxDataSize)
+        let hello = Self.samples.appendingPathComponent("hello.json").path
+        let plain = try await CLI.run(["recognize", hello, "--model-directory", Self.english, "--format", "json"])
+        let adapted = try await CLI.run(["recognize", hello, "--model-directory", Self.english, "--format", "json", "--profile", profile])
+        #expect(adapted.status == 0, "\(adapted.stderr)")
+        func best(_ out: String) throws -> (String?, Double?) {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+            let first = (o["candidates"] as? [[String: Any]])?.first
+            return (first?["text"] as? String, first?["score"] as? Double)
+        }
+        #expect(try best(adapted.stdout).0 == "hello")
+        #expect(try best(adapted.stdout).1 != best(plain.stdout).1)
+        let batch = try await CLI.run(["recognize", "--batch", "-", "--model-directory", Self.english, "--profile", profile],
+                                      stdin: try Self.pairs())
+        #expect(batch.status == 0 && batch.stdout.split(separator: "\n").count == 3, "\(batch.stderr)")
+        // Learning on from the saved profile counts every pair.
+        let again = try await CLI.run(["adapt", "--model-directory", Self.english, "--pairs", "-", "--output", profile,
+                                       "--profile", profile], stdin: try Self.pairs())
+        #expect(again.status == 0 && again.stderr.contains("(6 in all)"), "\(again.stderr)")
+    }
+
+    @Test("a damaged profile, one for another network, a pair without text: a message and exit status 1")
+    func refusals() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inkrec-adapt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let hello = Self.samples.appendingPathComponent("hello.json").path
+        let damaged = dir.appendingPathComponent("damaged.bin")
+        try Data(repeating: 7, count: 300).write(to: damaged)
+        let r1 = try await CLI.run(["recognize", hello, "--model-directory", Self.english, "--profile", damaged.path])
+        #expect(r1.status == 1 && r1.stderr.contains("writer profile"), "\(r1.stderr)")
+        let profile = dir.appendingPathComponent("me.bin").path
+        _ = try await CLI.run(["adapt", "--model-directory", Self.english, "--pairs", "-", "--output", profile], stdin: try Self.pairs())
+        let russian = Fixtures.modelsDirectory.appendingPathComponent("ru").path
+        let r2 = try await CLI.run(["recognize", hello, "--model-directory", russian, "--profile", profile])
+        #expect(r2.status == 1 && r2.stderr.contains("another network"), "\(r2.stderr)")
+        let r3 = try await CLI.run(["adapt", "--model-directory", Self.english, "--pairs", "-", "--output", profile],
+                                   stdin: Data((#"{"strokes": [[[1, 2], [3, 4]]]}"# + "\n").utf8))
+        #expect(r3.status == 1 && r3.stderr.contains("line 1"), "\(r3.stderr)")
+    }
+}
