@@ -54,6 +54,31 @@ struct HeadAdapterTests {
         #expect(g.loss > 0)
     }
 
+    @Test("the fixture's adapter cases: loss and the gradients of A, B and d are PyTorch's (1e-5 relative)")
+    func fixtureIsPyTorchs() throws {
+        let cases = try Fixtures.json("ctc-gradient.json")["adapter"] as! [[String: Any]]
+        #expect(cases.count >= 2)
+        typealias T = CTCGradientTests
+        for c in cases {
+            let name = c["name"] as! String
+            let f = T.matrix(c["headInput"]), p = T.matrix(c["logProbs"])
+            let a = T.flat(c["a"]).map(Float.init), b = T.flat(c["b"]).map(Float.init), d = T.numbers(c["d"])
+            let rank = (c["a"] as! [[NSNumber]]).count
+            let adapter = HeadAdapter(rank: rank, inputs: f.columns, classes: p.columns, a: a, b: b, d: d)
+            guard let got = adapter.lossAndGradient(headInput: f, logProbs: p, labels: T.labels(c["labels"]),
+                                                    blank: (c["blank"] as! NSNumber).intValue)
+            else { Issue.record("\(name): nil"); continue }
+            let want = (c["loss"] as! NSNumber).doubleValue
+            #expect(abs(got.loss - want) <= 1e-5 * max(1, abs(want)), "\(name): loss \(got.loss) vs \(want)")
+            for (what, g, w) in [("A", got.a, T.flat(c["aGradient"])), ("B", got.b, T.flat(c["bGradient"])),
+                                 ("d", got.d, (c["dGradient"] as! [NSNumber]).map(\.doubleValue))] {
+                #expect(g.count == w.count, "\(name) \(what)")
+                let worst = zip(g, w).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
+                #expect(worst <= 1e-5, "\(name): \(what) gradient off by \(worst) (relative)")
+            }
+        }
+    }
+
     @Test("a new adapter changes no log-probability; apply is a log-softmax of the shifted logits")
     func newAdapterIsTheIdentity() {
         let (_, f, p) = Self.setUp()

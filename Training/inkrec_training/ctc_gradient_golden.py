@@ -11,6 +11,10 @@ the rounded values in float64:
 - ``outputLayer``: features (T × H), a linear layer's ``weight`` (C × H) and ``bias`` (C), logits
   ``features · weightᵀ + bias``; ``loss``, ``weightGradient`` (C × H), ``biasGradient`` (C) and, for reference,
   ``logitsGradient`` (T × C).
+- ``adapter``: a writer profile's low-rank head change (``Sources/DigitalInk/Adaptation/HeadAdapter.swift``):
+  the head's input ``headInput`` (T × H), the network's log-probabilities ``logProbs`` (T × C), ``a`` (r × H),
+  ``b`` (C × r), ``d`` (C); logits ``logProbs + headInput · aᵀ · bᵀ + d``; ``loss`` and ``aGradient``,
+  ``bGradient``, ``dGradient`` by autograd.
 
 Run: ``python3 -m inkrec_training.ctc_gradient_golden`` (needs torch).
 """
@@ -31,7 +35,7 @@ SEED = 41  # issue 41: writer adaptation
 NOTE = ("Written by `python3 -m inkrec_training.ctc_gradient_golden` (Training/inkrec_training/ctc_gradient_golden.py) "
         f"with numpy's default_rng({SEED}). Inputs rounded to 6 decimals; loss = torch.nn.functional.ctc_loss("
         "log_softmax(logits), reduction='sum', zero_infinity=False) in float64 from the rounded inputs; gradients by "
-        "autograd (d loss / d logits, d loss / d weight, d loss / d bias). null loss: no path emits the labels. "
+        "autograd (d loss / d logits, d loss / d weight, d loss / d bias; adapter: d loss / d a, b, d). null loss: no path emits the labels. "
         "Checked by Training/tests/test_ctc_gradient_golden.py and Tests/DigitalInkTests/CTCGradientTests.swift.")
 
 
@@ -76,6 +80,28 @@ def output_layer_case(name: str, features: np.ndarray, weight: np.ndarray, bias:
             "logitsGradient": x.grad.numpy().tolist()}
 
 
+def adapter_case(name: str, head_input: np.ndarray, log_probs: np.ndarray, a: np.ndarray, b: np.ndarray,
+                 d: np.ndarray, labels, blank: int = 0) -> dict:
+    import torch
+
+    f = torch.tensor(head_input, dtype=torch.float64)
+    p = torch.tensor(log_probs, dtype=torch.float64)
+    ta, tb, td = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (a, b, d))
+    loss = ctc_loss_sum(p + (f @ ta.T) @ tb.T + td, labels, blank)
+    assert math.isfinite(loss.item()), name
+    loss.backward()
+    return {"name": name, "labels": [int(v) for v in labels], "blank": blank, "headInput": head_input.tolist(),
+            "logProbs": log_probs.tolist(), "a": a.tolist(), "b": b.tolist(), "d": d.tolist(), "loss": loss.item(),
+            "aGradient": ta.grad.numpy().tolist(), "bGradient": tb.grad.numpy().tolist(),
+            "dGradient": td.grad.numpy().tolist()}
+
+
+def log_softmax_rows(x: np.ndarray) -> np.ndarray:
+    """Row-wise log-softmax, rounded to 6 decimals (an input of the adapter cases)."""
+    m = x.max(axis=1, keepdims=True)
+    return np.round(x - m - np.log(np.exp(x - m).sum(axis=1, keepdims=True)), 6)
+
+
 def fixture() -> dict:
     rng = np.random.default_rng(SEED)
 
@@ -97,7 +123,13 @@ def fixture() -> dict:
         output_layer_case("H=8 C=7 blank 6", draw(11, 8), draw(7, 8, scale=0.6), draw(7, scale=0.5), [3, 3, 0, 5],
                           blank=6),
     ]
-    return {"note": NOTE, "cases": cases, "outputLayer": layers}
+    adapters = [
+        adapter_case("r=2 H=5 C=4", draw(7, 5), log_softmax_rows(draw(7, 4, scale=1.5)), draw(2, 5, scale=0.5),
+                     draw(4, 2, scale=0.5), draw(4, scale=0.3), [1, 2, 2, 3]),
+        adapter_case("r=3 H=6 C=6 blank 5", draw(10, 6), log_softmax_rows(draw(10, 6, scale=2.0)), draw(3, 6, scale=0.4),
+                     draw(6, 3, scale=0.4), draw(6, scale=0.3), [0, 4, 4, 1], blank=5),
+    ]
+    return {"note": NOTE, "cases": cases, "outputLayer": layers, "adapter": adapters}
 
 
 def main():
@@ -106,7 +138,8 @@ def main():
     with open(OUTPUT, "w") as f:
         json.dump(golden, f)
         f.write("\n")
-    print(f"{len(golden['cases'])} logit cases and {len(golden['outputLayer'])} output-layer cases written to",
+    print(f"{len(golden['cases'])} logit cases, {len(golden['outputLayer'])} output-layer cases and "
+          f"{len(golden['adapter'])} adapter cases written to",
           os.path.normpath(OUTPUT))
 
 

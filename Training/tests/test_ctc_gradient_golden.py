@@ -129,3 +129,26 @@ def test_finite_differences_of_the_output_layer_gradients():
 
     np.testing.assert_allclose(central_differences(loss_w, case["weight"], 1e-5), case["weightGradient"], atol=1e-7)
     np.testing.assert_allclose(central_differences(loss_b, case["bias"], 1e-5), case["biasGradient"], atol=1e-7)
+
+
+def test_adapter_cases_are_pytorchs():
+    """The writer profile's low-rank head change (HeadAdapter.swift): logits P + F·Aᵀ·Bᵀ + d, written here apart
+    from the generator; the chain rule checked against the logits' gradient too."""
+    cases = golden()["adapter"]
+    assert cases
+    for case in cases:
+        f = torch.tensor(case["headInput"], dtype=torch.float64)
+        p = torch.tensor(case["logProbs"], dtype=torch.float64)
+        a, b, d = (torch.tensor(case[k], dtype=torch.float64, requires_grad=True) for k in ("a", "b", "d"))
+        x = p + torch.matmul(torch.matmul(f, a.T), b.T) + d
+        x.retain_grad()
+        loss = loss_of(x, case["labels"], case["blank"])
+        loss.backward()
+        assert abs(loss.item() - case["loss"]) <= ATOL * max(1.0, abs(case["loss"])), case["name"]
+        for t, k in ((a, "aGradient"), (b, "bGradient"), (d, "dGradient")):
+            np.testing.assert_allclose(t.grad.numpy(), case[k], rtol=0, atol=ATOL, err_msg=f"{case['name']} {k}")
+        g = x.grad.numpy()
+        z = np.asarray(case["headInput"]) @ np.asarray(case["a"]).T
+        np.testing.assert_allclose(g.T @ z, case["bGradient"], atol=1e-12)
+        np.testing.assert_allclose((g @ np.asarray(case["b"])).T @ np.asarray(case["headInput"]), case["aGradient"], atol=1e-12)
+        np.testing.assert_allclose(g.sum(axis=0), case["dGradient"], atol=1e-12)
