@@ -79,6 +79,8 @@ def main():
     ap.add_argument("--min-words", type=int, default=60)
     ap.add_argument("--inkrec", default=None)
     ap.add_argument("--json")
+    ap.add_argument("--picture", help="an SVG of words of the writer the K = 50 profile helped most: read wrong "
+                                      "before and right after, and any it broke (Docs/personalization/writer.svg)")
     args = ap.parse_args()
     inkrec = args.inkrec or engine.binary()
     writers = writers_words(args.min_words)
@@ -86,11 +88,12 @@ def main():
     names = list(writers)
     print(f"{len(names)} writers, {sum(len(v) - POOL for v in writers.values())} words read", file=sys.stderr)
     rows, pooled, learn_s = {}, collections.defaultdict(lambda: [0, 0, 0, 0]), []
-    profiles = {}
+    profiles, changed = {}, {}
     for n, w in enumerate(names):
         items = writers[w]
         test = items[POOL:]
-        base = score(test, read(inkrec, args.model, test, os.path.join(tmp, "t.jsonl"), None))
+        before = read(inkrec, args.model, test, os.path.join(tmp, "t.jsonl"), None)
+        base = score(test, before)
         row = {"words": len(test), "base": base[0] / len(test), "base_cer": base[1] / base[2]}
         for K in KS:
             prof = os.path.join(tmp, f"writer{n}-k{K}.bin")
@@ -98,7 +101,11 @@ def main():
             if K == 50:
                 learn_s.append(secs)
                 profiles[w] = prof
-            got = score(test, read(inkrec, args.model, test, os.path.join(tmp, "t.jsonl"), prof))
+            after = read(inkrec, args.model, test, os.path.join(tmp, "t.jsonl"), prof)
+            got = score(test, after)
+            if K == 50:
+                changed[w] = [(it, before.get(it.id, ""), after.get(it.id, "")) for it in test
+                              if (before.get(it.id) == it.label) != (after.get(it.id) == it.label)]
             row[f"k{K}"] = got[0] / len(test)
             row[f"k{K}_cer"] = got[1] / got[2]
             p = pooled[K]
@@ -140,6 +147,25 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)
+    if args.picture:
+        picture(args.picture, changed)
+
+
+def picture(path: str, changed: dict) -> None:
+    """Words of the writer with the largest net gain at K = 50: up to 8 fixed (read wrong before, right after)
+    and up to 4 broken, each labelled with both readings."""
+    import html
+    from inkrec_training.figures import Grid, write_ink_grid
+    def net(w):
+        fixed = sum(1 for it, b, a in changed[w] if a == it.label)
+        return fixed - (len(changed[w]) - fixed)
+    w = max(sorted(changed), key=net)
+    fixed = [c for c in changed[w] if c[2] == c[0].label][:8]
+    broken = [c for c in changed[w] if c[1] == c[0].label][:4]
+    cells = [(html.escape(f"{b or '∅'} → {a or '∅'}"), it.strokes) for it, b, a in fixed + broken]
+    write_ink_grid(path, cells, Grid(cols=4, cell_w=230, cell_h=120),
+                   colour=lambda i, k, s: "#1a7f37" if i < len(fixed) else "#b42318")
+    print(f"{path}: writer {w}, {len(fixed)} fixed (green), {len(broken)} broken (red)", file=sys.stderr)
 
 
 if __name__ == "__main__":
