@@ -375,12 +375,13 @@ struct CLILanguageTests {
     }
 }
 
-@Suite("inkrec reads the generated Cyrillic and Greek samples", .serialized)
+@Suite("inkrec reads the generated Cyrillic, Greek and Korean samples", .serialized)
 struct CLICyrillicTests {
-    @Test("--language (a region or script tag too) picks a Cyrillic or Greek model, which reads its generated sample",
+    @Test("--language (a region or script tag too) picks a Cyrillic, Greek or Korean model, which reads its generated sample",
           arguments: [("ru-RU", "Samples/generated-ru.json"), ("uk-UA", "Samples/generated-uk.json"),
                       ("bg", "Samples/generated-bg.json"), ("mk", "Samples/generated-mk.json"),
-                      ("sr-Cyrl-RS", "Samples/generated-sr.json"), ("el-GR", "Samples/generated-el.json")])
+                      ("sr-Cyrl-RS", "Samples/generated-sr.json"), ("el-GR", "Samples/generated-el.json"),
+                      ("ko-KR", "Samples/generated-ko.json")])
     func cyrillicSample(_ language: String, _ sample: String) async throws {
         let (label, texts) = try await CLILanguageTests.read(sample, language: language)
         #expect(texts.first == label, "\(texts)")

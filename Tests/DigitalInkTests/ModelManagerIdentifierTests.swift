@@ -143,7 +143,7 @@ struct ModelManagerIdentifierTests {
         #expect(try Identifier.from(languageTag: "en-GB", in: shipped)?.languageTag == "en-US")
         #expect(try Identifier.from(languageTag: "en", in: shipped)?.languageTag == "en-US")
         #expect(try Identifier.from(languageTag: "ja-JP", in: shipped)?.languageTag == "ja")
-        #expect(try Identifier.from(languageTag: "ko", in: shipped) == nil)
+        #expect(try Identifier.from(languageTag: "ko", in: shipped)?.languageTag == "ko")
         #expect(try Identifier.from(languageTag: "ru-RU", in: shipped)?.languageTag == "ru")
         #expect(try Identifier.from(languageTag: "el-GR", in: shipped)?.languageTag == "el")
         #expect(try Identifier.from(languageTag: "zxx-Zsym-x-shapes", in: shipped) == .shapes)
@@ -157,6 +157,7 @@ struct ModelManagerIdentifierTests {
         ("ru", "ru"), ("ru-RU", "ru"), ("ru-Cyrl-RU", "ru"), ("uk-UA", "uk"), ("bg-BG", "bg"), ("mk-MK", "mk"),
         ("sr", "sr"), ("sr-RS", "sr"), ("sr-Cyrl-RS", "sr"), ("sr-Cyrl", "sr"), ("sr-Latn-RS", "hr"), ("sr-ME", "hr"),
         ("el", "el"), ("el-GR", "el"), ("el-CY", "el"), ("el-Grek-GR", "el"), ("be", nil), ("kk", nil),
+        ("ko", "ko"), ("ko-KR", "ko"), ("ko-Kore-KR", "ko"), ("ko-KP", "ko"),
     ] as [(String, String?)])
     func shippedLatinModels(_ tag: String, _ expected: String?) throws {
         let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))

@@ -21,7 +21,12 @@ Three sets exist:
   its lowercase, and №. The Cyrillic network starts from the Latin one with these head rows added and
   keeps reading Latin letters, digits and punctuation (mixed-script text: names, units, brands).
 - ``"greek"`` (329 characters): ``"latin"`` followed by the 69 Greek letters of ``el`` (with tonos and
-  dialytika, final ς; capitals with tonos), for a Greek network built the same way (not trained yet).
+  dialytika, final ς; capitals with tonos), for the Greek network built the same way.
+- ``"hangul"`` (327 characters): ``"latin"`` followed by the 67 conjoining jamo; a Korean label is written
+  as its syllables' canonical decompositions (``hangul_labels``), which the engine composes back into
+  syllables after decoding (the model's ``"textForm": "hangul-jamo"``).
+- ``"hangul-syllables"`` (2,610 characters): ``"latin"`` followed by the 2,350 KS X 1001 syllables, for the
+  syllable network the jamo network is compared with (``Docs/scripts.md``, "Korean").
 
 ``for_language(code)`` names the set a wordfreq language's letters need.
 
@@ -57,7 +62,18 @@ _GREEK_LOWER = "αβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώ
 GREEK: list[str] = LATIN + list(_GREEK_LOWER) + [c.upper() for c in _GREEK_LOWER
                                                  if len(c.upper()) == 1 and c.upper() != c and c != "ς"]
 
-SETS = {"western": WESTERN, "latin": LATIN, "vietnamese": VIETNAMESE, "cyrillic": CYRILLIC, "greek": GREEK}
+# Korean, two ways (issue 39 compares them): the 67 conjoining jamo (19 initial consonants U+1100–U+1112, 21
+# vowels U+1161–U+1175, 27 final consonants U+11A8–U+11C2), a syllable being its jamo in writing order (its
+# canonical decomposition, NFD) and composed again after decoding; or the 2,350 precomposed syllables of
+# KS X 1001 (EUC-KR's Hangul rows B0–C8), one class each, as a CJK network reads Han characters.
+HANGUL_JAMO_CHARS: list[str] = ([chr(c) for c in range(0x1100, 0x1113)] + [chr(c) for c in range(0x1161, 0x1176)]
+                                + [chr(c) for c in range(0x11A8, 0x11C3)])
+HANGUL: list[str] = LATIN + HANGUL_JAMO_CHARS
+HANGUL_SYLLABLES: list[str] = LATIN + [bytes([hi, lo]).decode("euc_kr") for hi in range(0xB0, 0xC9)
+                                       for lo in range(0xA1, 0xFF)]
+
+SETS = {"western": WESTERN, "latin": LATIN, "vietnamese": VIETNAMESE, "cyrillic": CYRILLIC, "greek": GREEK,
+        "hangul": HANGUL, "hangul-syllables": HANGUL_SYLLABLES}
 
 
 def for_language(code: str) -> str:
@@ -67,6 +83,8 @@ def for_language(code: str) -> str:
         return "vietnamese"
     if code == "el":
         return "greek"
+    if code == "ko":
+        return "hangul"
     return "cyrillic" if code in CYRILLIC_LANGUAGES else "latin"
 
 BLANK = 0
@@ -88,6 +106,19 @@ def select(name: str) -> None:
 
 
 select("western")
+
+
+def hangul_labels(text: str) -> str:
+    """``text`` with each precomposed Hangul syllable written as its conjoining jamo (NFD), other characters
+    as they are: the labels of the ``"hangul"`` set."""
+    import unicodedata
+    return "".join(unicodedata.normalize("NFD", c) if 0xAC00 <= ord(c) <= 0xD7A3 else c for c in text)
+
+
+def hangul_text(labels: str) -> str:
+    """Jamo labels composed back into syllables (NFC of the jamo runs): ``hangul_labels``' inverse."""
+    import unicodedata
+    return unicodedata.normalize("NFC", labels)
 
 
 def encode(text: str) -> list[int]:

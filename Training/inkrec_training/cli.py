@@ -99,7 +99,9 @@ TOOLS: dict[str, dict[str, dict[str, Tool]]] = {
                  "samples": Tool("families.scripts.samples", "Samples/generated-<lang>.json (Cyrillic, generated)")},
         "evaluate": {"coverage": Tool("families.scripts.coverage", "Cyrillic and Greek words composable from real letters"),
                      "models": Tool("families.scripts.evaluate",
-                                    "the script models on generated held-out ink and on words of real letters")},
+                                    "the script models on generated held-out ink and on words of real letters"),
+                     "korean": Tool("families.scripts.korean",
+                                    "the Korean jamo network against the syllable network, greedy, same inks")},
     },
     "pages": {
         "data": {"pages": Tool("families.pages.make", "generated pages of held-out (or training) writers")},

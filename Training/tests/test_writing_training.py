@@ -131,3 +131,48 @@ def test_greek_set_and_generated_greek_words_of_the_greek_network():
         assert all(ch in g for ch in label) and strokes
     with pytest.raises(ValueError):
         ScriptSources(["ru", "el"])  # one script at a time
+
+
+def test_hangul_sets_and_jamo_labels_round_trip():
+    assert len(charset.HANGUL) == len(charset.LATIN) + 67 and charset.HANGUL[: len(charset.LATIN)] == charset.LATIN
+    assert len(charset.HANGUL_SYLLABLES) == len(charset.LATIN) + 2350
+    assert charset.for_language("ko") == "hangul"
+    for c in ("가", "각", "힣", "뷁", "똠"):  # 똠 and 뷁 are not in KS X 1001, the jamo set writes them anyway
+        labels = charset.hangul_labels(c)
+        assert all(j in charset.HANGUL_JAMO_CHARS for j in labels) and len(labels) in (2, 3)
+        assert charset.hangul_text(labels) == c
+    assert "뷁" not in charset.HANGUL_SYLLABLES and "가" in charset.HANGUL_SYLLABLES
+    assert charset.hangul_labels("한국 OK 12.")[-7:] == " OK 12."
+    # a final consonant without its syllable stays a jamo (nothing is invented)
+    assert charset.hangul_text("\u11a8\u1100") == "\u11a8\u1100"
+
+
+def test_korean_particles_take_the_form_of_the_syllable_before():
+    from inkrec_training.writing import text
+    assert text.korean_attach("책", "를") == "책을" and text.korean_attach("학교", "을") == "학교를"
+    assert text.korean_attach("사람", "가") == "사람이" and text.korean_attach("나무", "이") == "나무가"
+    assert text.korean_attach("서울", "으로") == "서울로" and text.korean_attach("집", "로") == "집으로"
+    assert text.korean_attach("친구", "과") == "친구와" and text.korean_attach("친구", "에서") == "친구에서"
+
+
+def test_korean_words_and_lines_in_jamo_or_syllables():
+    jamo = ScriptSources(["ko"], heldout=True)
+    syl = ScriptSources(["ko"], heldout=True, labels="syllables")
+    charset.select("hangul")
+    try:
+        for src, form in ((jamo, "jamo"), (syl, "syllables")):
+            rng = random.Random(3)
+            for _ in range(20):
+                strokes, label = src.word(rng)
+                assert strokes and all(s.shape[1] == 2 for s in strokes)
+                if form == "jamo":
+                    charset.encode(label)  # every label character is in the jamo set
+                    assert all(0x1100 <= ord(c) <= 0x11FF for c in label)
+                else:
+                    assert all(alphabets.is_hangul_syllable(c) for c in label)
+            strokes, label = src.line(rng)
+            assert " " in label and len(strokes) > 4
+        with pytest.raises(ValueError):
+            ScriptSources(["ko"], labels="letters")
+    finally:
+        charset.select("western")

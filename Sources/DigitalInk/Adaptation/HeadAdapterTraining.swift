@@ -18,11 +18,12 @@ struct HeadExample: Sendable {
     init?(ink: Ink, text: String, model: LoadedModel) throws(DigitalInkError) {
         guard !text.isEmpty else { throw .invalidOption(name: "pairs", reason: "a text is empty") }
         var labels: [Int] = []
+        let labelText = model.labelText  // a jamo model learns a syllable as its jamo
         for ch in text {
-            guard let k = model.symbolOfCharacter[ch] else {
+            guard let k = labelText.symbols(of: ch) else {
                 throw .invalidOption(name: "pairs", reason: "\"\(ch)\" (in \"\(text.prefix(40))\") is not a character the model reads")
             }
-            labels.append(k)
+            labels.append(contentsOf: k)
         }
         var origins: [FeatureExtractor.FrameOrigin]? = nil
         let frames = try model.features.features(for: ink, writingArea: nil, origins: &origins)

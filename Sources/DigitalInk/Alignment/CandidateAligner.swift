@@ -1,13 +1,14 @@
 /// The alignment stage: after decoding, each returned text candidate gets its ``InkSegmentation``
 /// (only the returned ones: the work is O(frames · characters) per candidate). Internal.
 struct CandidateAligner: Sendable {
-    let symbolOfCharacter: [Character: Int]
+    /// How the model's classes spell the candidates' text.
+    let labelText: LabelText
     let blank: Int
     /// Input frames per output frame (2 with the network's time reduction).
     let reduction: Int
 
     init(model: LoadedModel) {
-        symbolOfCharacter = model.symbolOfCharacter
+        labelText = model.labelText
         blank = model.configuration.blankIndex ?? 0
         reduction = model.configuration.network.timeReduction
     }
@@ -24,6 +25,15 @@ struct CandidateAligner: Sendable {
         }
     }
 
+    init(labelText: LabelText, blank: Int = 0, reduction: Int) {
+        self.labelText = labelText
+        self.blank = blank
+        self.reduction = reduction
+    }
+
+    /// The segmentation of `text`: one segment per `Character` of it, each covering the ink of its
+    /// symbols (a jamo model's syllable: its 2 or 3 jamo); nil where the model cannot write the text or
+    /// the output cannot emit it.
     func segmentation(of text: String, output: FeatureMatrix, origins: [FeatureExtractor.FrameOrigin],
                       runs: [(stroke: Int, frames: Range<Int>)], ink: Ink) -> InkSegmentation? {
         let characters = Array(text)
@@ -31,13 +41,16 @@ struct CandidateAligner: Sendable {
         // costs no frames.
         let offset = characters.first?.isWhitespace == true ? 1 : 0
         var labels: [Int] = []
+        var owners: [Int] = []  // the character of each label
         labels.reserveCapacity(characters.count)
-        for ch in characters.dropFirst(offset) {
-            guard let s = symbolOfCharacter[ch] else { return nil }
-            labels.append(s)
+        owners.reserveCapacity(characters.count)
+        for (i, ch) in characters.enumerated().dropFirst(offset) {
+            guard let s = labelText.symbols(of: ch) else { return nil }
+            labels.append(contentsOf: s)
+            owners.append(contentsOf: repeatElement(i, count: s.count))
         }
         guard let path = CTCForcedAlignment.align(labels, logProbs: output, blank: blank) else { return nil }
-        return _StrokeAssignment.segmentation(characters: characters, labels: labels, path: path, offset: offset,
+        return _StrokeAssignment.segmentation(characters: characters, labels: labels, owners: owners, path: path,
                                               reduction: reduction, logProbs: output, origins: origins, runs: runs, ink: ink)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// From a candidate's CTC path to its ``InkSegmentation``. Internal.
 ///
-/// 1. A frame that emits a character (not a space) belongs to it. The network's output frames map to
+/// 1. A frame that emits a character (not a space; for a model whose labels are Hangul jamo, any jamo
+///    of a syllable) belongs to it. The network's output frames map to
 ///    input frames by the time reduction (`reduction` input frames each), input frames to strokes and
 ///    points by the resampling (``FeatureExtractor/FrameOrigin``).
 /// 2. A stroke with emitting frames is *anchored*. Its frames before its first emission belong to the
@@ -22,29 +23,34 @@ enum _StrokeAssignment {
     ///   - characters: the candidate's text.
     ///   - path: per output frame, the index of the aligned label it emits (or -1), as
     ///     ``CTCForcedAlignment/align(_:logProbs:blank:)`` gives it.
-    ///   - offset: the position in `characters` of aligned label 0 (1 when a leading space, which
-    ///     costs no frames, was left out of the alignment).
+    ///   - owners: the position in `characters` of each aligned label: `i + 1` for label `i` when a
+    ///     leading space, which costs no frames, was left out of the alignment; a Hangul syllable of a
+    ///     jamo model owns its 2 or 3 labels, so that its segment covers the ink of all its jamo.
     ///   - labels: the aligned labels' classes; `logProbs` the network's output.
     ///   - runs: the input frames of each stroke (``strokeRuns(_:)``, the same for every candidate).
-    static func segmentation(characters: [Character], labels: [Int], path: [Int], offset: Int, reduction: Int,
+    static func segmentation(characters: [Character], labels: [Int], owners: [Int], path: [Int], reduction: Int,
                              logProbs: FeatureMatrix, origins: [FeatureExtractor.FrameOrigin], runs: [(stroke: Int, frames: Range<Int>)],
                              ink: Ink) -> InkSegmentation {
         let L = characters.count
         var spans = [[StrokeSpan]](repeating: [], count: L)
         let isSpace = characters.map { $0 == " " || (!$0.isASCII && $0.isWhitespace) }
         func outputFrame(_ f: Int) -> Int { min(f / max(1, reduction), path.count - 1) }
-        // The character each input frame emits (-1: none, or a space).
+        // The aligned label each input frame emits, and its character (-1: none, or a space).
+        var emittedLabel = [Int](repeating: -1, count: origins.count)
         let emitted: [Int] = origins.indices.map { f in
             let t = outputFrame(f)
-            guard t >= 0, path[t] >= 0 else { return -1 }
-            let c = path[t] + offset
-            return c < L && !isSpace[c] ? c : -1
+            guard t >= 0, path[t] >= 0, path[t] < owners.count else { return -1 }
+            let c = owners[path[t]]
+            guard c < L, !isSpace[c] else { return -1 }
+            emittedLabel[f] = path[t]
+            return c
         }
-        /// For frames lo..<hi between characters c1 and c2: the last frame that belongs to c1 (lo - 1 for
-        /// none), where Σ_{f ≤ split} (lp_f(c1) − lp_f(c2)) is largest. For the same letter twice no
-        /// evidence tells them apart, and the split is `sameLetter`.
-        func split(_ lo: Int, _ hi: Int, _ c1: Int, _ c2: Int, sameLetter: Int) -> Int {
-            let l1 = labels[c1 - offset], l2 = labels[c2 - offset]
+        /// For frames lo..<hi between the emissions of aligned labels j1 and j2 (of two characters): the
+        /// last frame that belongs to j1's character (lo - 1 for none), where Σ_{f ≤ split} (lp_f(j1) −
+        /// lp_f(j2)) is largest. For the same letter twice no evidence tells them apart, and the split
+        /// is `sameLetter`.
+        func split(_ lo: Int, _ hi: Int, _ j1: Int, _ j2: Int, sameLetter: Int) -> Int {
+            let l1 = labels[j1], l2 = labels[j2]
             guard l1 != l2 else { return sameLetter }
             var sum: Float = 0, best: Float = 0, at = lo - 1
             for f in lo..<hi {
@@ -76,7 +82,7 @@ enum _StrokeAssignment {
                         for f in (e + 1)..<end { owner[f - a] = c }
                         continue
                     }
-                    let cut = split(e + 1, end, c, next, sameLetter: (e + end) / 2)
+                    let cut = split(e + 1, end, emittedLabel[e], emittedLabel[end], sameLetter: (e + end) / 2)
                     for f in (e + 1)..<end { owner[f - a] = f <= cut ? c : next }
                 }
                 let pointCount = ink.strokes[Int(stroke)].points.count

@@ -9,7 +9,8 @@ final class _VocabularyTrie: Sendable {
     /// Every character of every entry.
     let characters: Set<Character>
 
-    init(_ entries: [String]) {
+    /// A trie of `entries`, each a sequence of characters (a `String`, or a jamo model's label units).
+    init<Entries: Sequence>(_ entries: Entries) where Entries.Element: Sequence<Character> {
         var children: [[Character: Int32]] = [[:]]
         var isEntry = [false]
         var characters = Set<Character>()

@@ -21,7 +21,8 @@ public struct DigitalInkRecognizerOptions: Sendable {
     /// The characters a text model may output (a digits-only form field: `Set("0123456789")`), or
     /// nil for all. Applied inside the beam search: no candidate ever holds another character. A
     /// set without the space makes the text one word. Ignored by classifiers (shapes). Must not be
-    /// empty.
+    /// empty. With a model whose labels are Hangul jamo, a syllable of the set lets the search use its
+    /// jamo, and only readings whose composed syllables are all in the set are returned.
     public var allowedCharacters: Set<Character>?
     /// Words or phrases to prefer, or (strict) the only texts allowed; nil for none. Applied inside
     /// the beam search together with ``allowedCharacters`` (see ``RecognitionVocabulary``). Ignored by

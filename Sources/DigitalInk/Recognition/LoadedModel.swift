@@ -13,6 +13,10 @@ struct LoadedModel: Sendable {
     /// Label of each class (blank is "").
     let classLabels: [String]
     let symbolOfCharacter: [Character: Int]
+    /// How the classes spell text (``LabelText``): what turns text into symbols and symbols into text.
+    var labelText: LabelText {
+        LabelText(classLabels: classLabels, symbolOfCharacter: symbolOfCharacter, form: configuration.labelTextForm)
+    }
     /// The last stage, chosen by the model's kind.
     let decoder: any CandidateDecoding
     /// The network's weights file.

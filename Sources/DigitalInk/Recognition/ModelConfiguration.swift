@@ -12,7 +12,8 @@ import Foundation
 ///              "endWeight": 1.0}}
 /// ```
 /// For a text model `labels` are the characters of classes 1...; for a shapes model (`kind` "shapes")
-/// they name classes 0... and there is no blank and no decoder.
+/// they name classes 0... and there is no blank and no decoder. A text model whose labels are not the
+/// text's characters says how they spell it in `textForm` (``TextForm``).
 @_spi(Engine) public struct ModelConfiguration: Sendable, Hashable, Codable {
     public struct Features: Sendable, Hashable, Codable {
         /// A ``FeatureExtractor/Scheme`` raw value: `resampled-v2` (text) or `resampled-v1` (shapes).
@@ -48,6 +49,15 @@ import Foundation
         public var viewRescoring: ViewRescoring?
     }
 
+    /// How a text model's labels spell text, where they are not its characters (`textForm` in
+    /// `config.json`).
+    public enum TextForm: String, Sendable, CaseIterable {
+        /// The labels are conjoining Hangul jamo (initials U+1100–U+1112, vowels U+1161–U+1175, finals
+        /// U+11A8–U+11C2) besides other characters, each label one Unicode scalar: text is read as the
+        /// jamo of its precomposed syllables, and the symbols' jamo are composed into syllables again.
+        case hangulJamo = "hangul-jamo"
+    }
+
     public static let supportedFormatVersion = 1
 
     public var formatVersion: Int
@@ -58,6 +68,13 @@ import Foundation
     public var labels: [String]
     public var blankIndex: Int?
     public var decoder: Decoder?
+    /// How the labels spell text: a ``TextForm`` raw value (`"hangul-jamo"`), or absent (nil) where the
+    /// labels are the text's characters, as for most models. ``load(from:)`` rejects any other value.
+    public var textForm: String?
+
+    /// The model's text form; nil where its labels are the text's characters (``load(from:)`` has
+    /// checked that `textForm` names one).
+    var labelTextForm: TextForm? { textForm.flatMap(TextForm.init(rawValue:)) }
 
     /// The model's kind; ``load(from:)`` has checked that `kind` names one.
     var modelKind: ModelKind { ModelKind(configurationName: kind) ?? .text }
@@ -142,6 +159,17 @@ import Foundation
             guard labels.count + 1 == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes (labels + blank)") }
             guard labels.allSatisfy({ $0.count == 1 }) else { throw bad("every label of a text model must be one character") }
             guard (network.head ?? .ctc) == .ctc else { throw bad("a text model needs a ctc head") }
+            if let textForm {
+                guard let form = TextForm(rawValue: textForm) else {
+                    throw bad("textForm: unknown \"\(textForm)\" (known: \(TextForm.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                switch form {
+                case .hangulJamo:
+                    guard labels.allSatisfy({ $0.unicodeScalars.count == 1 }) else {
+                        throw bad("textForm \(textForm): every label must be one Unicode scalar")
+                    }
+                }
+            }
             if let d = decoder {
                 guard (1...DecoderSettings.maxBeamWidth).contains(d.beamWidth) else { throw bad("decoder.beamWidth must be in 1...\(DecoderSettings.maxBeamWidth)") }
                 if let t = d.beamThreshold, !(t > 0) { throw bad("decoder.beamThreshold must be positive") }
@@ -159,6 +187,7 @@ import Foundation
                 try d.viewRescoring?.validate(file: file)
             }
         case .classifier:
+            if let textForm { throw bad("textForm \"\(textForm)\" is for text models only") }
             guard labels.count == network.numClasses else { throw bad("\(labels.count) labels for \(network.numClasses) classes") }
             guard network.head == .classifier else { throw bad("a shapes model needs a classifier head") }
         }

@@ -22,6 +22,10 @@
 ///
 /// The trie is built once, when the vocabulary is made: O(total characters). Ignored by classifiers
 /// (shapes).
+///
+/// A model whose labels are Hangul jamo (`"textForm": "hangul-jamo"`) walks the entries' syllables as
+/// their jamo: a syllable matched counts as its 2 or 3 jamo for the weight. A vocabulary with Hangul
+/// entries builds that second trie too.
 public struct RecognitionVocabulary: Sendable, Hashable {
     /// The most entries a vocabulary may hold: 1,000,000.
     public static let maxEntries = 1_000_000
@@ -40,6 +44,9 @@ public struct RecognitionVocabulary: Sendable, Hashable {
     /// Whether only the entries may be returned.
     public let isStrict: Bool
     let trie: _VocabularyTrie
+    /// The entries as a model whose labels are Hangul jamo spells them (``HangulJamo/labelUnits(_:)``):
+    /// `trie` itself where no entry holds Hangul.
+    let jamoTrie: _VocabularyTrie
 
     /// A vocabulary of `entries`.
     ///
@@ -67,7 +74,10 @@ public struct RecognitionVocabulary: Sendable, Hashable {
         self.entries = unique
         self.weight = weight
         self.isStrict = strict
-        self.trie = _VocabularyTrie(unique)
+        let trie = _VocabularyTrie(unique)
+        self.trie = trie
+        self.jamoTrie = unique.contains { $0.unicodeScalars.contains(where: HangulJamo.isHangul) }
+            ? _VocabularyTrie(unique.lazy.map(HangulJamo.labelUnits)) : trie
     }
 
     public static func == (a: Self, b: Self) -> Bool {
@@ -80,9 +90,16 @@ public struct RecognitionVocabulary: Sendable, Hashable {
         hasher.combine(isStrict)
     }
 
-    /// The walk of this vocabulary over a model's classes (`labels[0]` is the blank).
-    func walk(labels: [String]) -> _VocabularyWalk {
-        _VocabularyWalk(trie: trie, symbolCharacters: labels.enumerated().map { $0.offset == 0 ? nil : $0.element.first },
+    /// The trie a model whose labels spell text as `form` walks (``ModelConfiguration/TextForm``; nil:
+    /// the labels are characters).
+    func trie(for form: ModelConfiguration.TextForm?) -> _VocabularyTrie {
+        form == .hangulJamo ? jamoTrie : trie
+    }
+
+    /// The walk of this vocabulary over a model's classes (`labels[0]` is the blank), whose labels spell
+    /// text as `form`: a jamo model walks its entries' syllables as their jamo.
+    func walk(labels: [String], form: ModelConfiguration.TextForm? = nil) -> _VocabularyWalk {
+        _VocabularyWalk(trie: trie(for: form), symbolCharacters: labels.enumerated().map { $0.offset == 0 ? nil : $0.element.first },
                         weight: weight, strict: isStrict)
     }
 }

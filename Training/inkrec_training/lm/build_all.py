@@ -17,7 +17,7 @@ import time
 
 from inkrec_training.paths import WORK
 
-LANGUAGES = ("ca cs da de de-CH en en-unipen es fi fil fr hu id is it lt lv ms nb nl pl pt ro sh sk sl sv tr vi ru uk bg mk sr").split()
+LANGUAGES = ("ca cs da de de-CH en en-unipen es fi fil fr hu id is it lt lv ms nb nl pl pt ro sh sk sl sv tr vi ru uk bg mk sr el ko").split()
 
 
 def arguments(code: str) -> list[str]:
@@ -26,6 +26,8 @@ def arguments(code: str) -> list[str]:
         return ["--language", "de", "--no-eszett"]
     if code == "en-unipen":
         return ["--format", "v2", "--order", "7"]
+    if code == "ko":  # jamo: about 2.5 symbols a syllable, so the longest context INKLM2 holds
+        return ["--language", code, "--order", "7"]
     return ["--language", code]
 
 

@@ -84,10 +84,15 @@ LANGUAGES: dict[str, Language] = {
                          "Croatian forms among them"),
     "el": Language("Greek", "αβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώϊϋΐΰ", ("\u00ab", "\u00bb"), extra="\u201c\u201d",
                    capitalized_mid=0.08, notes="final ς restored (wordfreq folds it to σ: writing/text.py)"),
+    "ko": Language("Korean", "".join(charset.HANGUL_JAMO_CHARS), ("\u201c", "\u201d"), capitalized_mid=0.0,
+                   decimal_comma=False, currency="$",
+                   notes="written in conjoining jamo (the hangul network's labels): each syllable its canonical "
+                         "decomposition; words are wordfreq's morphemes and eojeol made of a stem and a particle "
+                         "in its right form (writing/text.py); the ₩ sign is not in the character set"),
 }
 CYRILLIC = ("ru", "uk", "bg", "mk", "sr")
 # Languages whose words come through the script kit's ``writing.text`` (made right for their script).
-KIT = CYRILLIC + ("el",)
+KIT = CYRILLIC + ("el", "ko")
 
 # Letters wordfreq spells in an older or other form, written the language's way (Romanian s and t
 # with a cedilla are the comma-below letters).
@@ -166,9 +171,62 @@ def vocabulary(code: str, n: int, no_eszett: bool = False, typographic_apostroph
     return words, freqs
 
 
+# Forms of 하다 and 되다 that make a verb of a noun (감사합니다, 사용하는, 시작됐다), and endings that follow a
+# one-syllable verb stem (있다, 없고, 좋은, 했다): wordfreq's Korean list holds such pieces apart.
+KOREAN_HA_FORMS = tuple("하다 합니다 한다 했다 해요 해서 하는 하고 하게 했습니다 하지 할 한 해야 하며 하면 했던 하기 "
+                        "됩니다 된다 되는 되어 된 될 됐다".split())
+KOREAN_VERB_ENDINGS = tuple("다 고 는 은 을 어 아 었다 았다 습니다 요 지만 는데 면 며 서 게 기 지 던 겠다 어요 아요 "
+                            "으면 니까 도록 다고 다는 라고".split())
+
+
+def korean_words(n: int, stems_with_particles: int = 4000, particle_share: float = 0.5,
+                 attached_alone: float = 0.3) -> list[tuple[str, float]]:
+    """Korean words in jamo: wordfreq's ``n`` most frequent morphemes, made into eojeol as Korean is spaced.
+    Each of the ``stems_with_particles`` most frequent stems of two syllables or more gets every particle
+    (``text.korean_attach``, in its right form) and every form of 하다/되다 attached, for
+    ``particle_share`` of its frequency; a one-syllable stem (most verb stems) gets the verb endings. A
+    particle or ending keeps ``attached_alone`` of its frequency as a word of its own. Everything decomposed
+    into conjoining jamo (``charset.hangul_labels``)."""
+    from inkrec_training.writing import text
+    ws, fs = text.words("ko", n)
+    freq = dict(zip(ws, fs))
+    parts = [(w, f) for w, f in zip(ws, fs) if w in text.KOREAN_PARTICLES]
+    ha = [(w, freq.get(w, 1e-7)) for w in KOREAN_HA_FORMS]
+    endings = [(w, freq.get(w, 1e-7)) for w in KOREAN_VERB_ENDINGS]
+    out: dict[str, float] = {}
+
+    def add(w: str, f: float) -> None:
+        out[w] = out.get(w, 0.0) + f
+
+    def attach_all(stem: str, f: float, pieces: list, join) -> None:
+        total = sum(fp for _, fp in pieces) or 1.0
+        for p, fp in pieces:
+            add(join(stem, p), f * fp / total)
+
+    stems = 0
+    for w, f in zip(ws, fs):
+        if w in text.KOREAN_ATTACHED or w in KOREAN_HA_FORMS:
+            add(w, f * attached_alone)
+            continue
+        stems += 1
+        if stems > stems_with_particles:
+            add(w, f)
+            continue
+        add(w, f * (1.0 - particle_share))
+        if len(w) >= 2:
+            attach_all(w, f * particle_share * 0.7, parts, text.korean_attach)
+            attach_all(w, f * particle_share * 0.3, ha, str.__add__)
+        else:
+            attach_all(w, f * particle_share, endings, str.__add__)
+    return [(charset.hangul_labels(w), f) for w, f in out.items()]
+
+
 def _wordfreq_words(code: str, n: int) -> list[tuple[str, float]]:
     """wordfreq's ``n`` most frequent words of ``code`` with their frequencies (the kit's languages through
-    ``writing.text.words``, which spells Serbian in Cyrillic and ends Greek words in ς)."""
+    ``writing.text.words``, which spells Serbian in Cyrillic and ends Greek words in ς; Korean in jamo,
+    ``korean_words``)."""
+    if code == "ko":
+        return korean_words(n)
     if code in KIT:
         from inkrec_training.writing import text
         ws, fs = text.words(code, n)

@@ -80,6 +80,24 @@ def korean_phrases(tokens: list[str]) -> list[str]:
     return out
 
 
+# The particles written after a noun (what a generated eojeol attaches to a stem).
+KOREAN_PARTICLES = frozenset("이 가 을 를 은 는 에 에서 의 로 으로 와 과 도 만 에게 한테 부터 까지 처럼 보다 께서 마다 이나 라도 들".split())
+# Particles whose form follows the syllable before: (after a final consonant, after a vowel).
+KOREAN_PAIRED = {"을": ("을", "를"), "를": ("을", "를"), "은": ("은", "는"), "는": ("은", "는"), "이": ("이", "가"),
+                 "가": ("이", "가"), "과": ("과", "와"), "와": ("과", "와"), "으로": ("으로", "로"), "로": ("으로", "로")}
+
+
+def korean_attach(stem: str, particle: str) -> str:
+    """``stem`` with ``particle`` attached in the form its last syllable takes (책을, 학교를; 으로 after a
+    final consonant other than ㄹ)."""
+    if particle in KOREAN_PAIRED and stem:
+        k = ord(stem[-1]) - 0xAC00
+        final = k % 28 if 0 <= k < 11172 else 0
+        after_consonant = final != 0 and not (particle in ("으로", "로") and final == 8)  # ㄹ takes 로
+        particle = KOREAN_PAIRED[particle][0 if after_consonant else 1]
+    return stem + particle
+
+
 @lru_cache(maxsize=None)
 def _raw(code: str, n: int) -> tuple[tuple[str, float], ...]:
     from .. import wordlists

@@ -19,6 +19,14 @@ shipped network and its figures), ``"training"`` (all but ``cyrillic.HELDOUT_VAR
 those forms unseen) or ``"heldout"`` (only those: how a network reads a form it never saw).
 ``write(text, rng)`` writes a given word. Strokes come back as ``(N, 2)``
 arrays in tablet-like units (100 per x-height), as UNIPEN's are read by ``data.load``.
+
+**Korean** (``ko``, script ``Hang``): a word is an eojeol (wordfreq morphemes with their particles and
+endings attached, ``text.korean_phrases``), a line two to four of them, sometimes with a number or a Latin
+word; the syllables come from ``hangul.syllable`` (drawn jamo in the six block layouts) and are written by
+the CJK generator (``cjk.Generator``: em boxes, ``HANGUL_EM`` units per em) with the same writers. Labels are
+conjoining jamo (``labels="jamo"``, ``charset.hangul_labels``) or precomposed syllables (``"syllables"``);
+words with a syllable outside KS X 1001's 2,350 are left out, so both label forms read the same words.
+Korean has no real-letter words.
 """
 from __future__ import annotations
 
@@ -27,10 +35,19 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from . import alphabets, cyrillic, greek, homoglyphs, text, writer
+from . import alphabets, cyrillic, greek, hangul, homoglyphs, text, writer
 
 # The letter drawings of each script that a word can be written from.
-LETTERS = {"Cyrl": cyrillic.word, "Grek": greek.word}
+LETTERS = {"Cyrl": cyrillic.word, "Grek": greek.word, "Hang": None}
+# Units per em of generated Hangul: a syllable is about as tall as a Latin capital over 1.6 x-heights.
+HANGUL_EM = 160.0
+# Latin words and numbers that appear inside Korean lines.
+KOREAN_LATIN = ["OK", "TV", "PC", "USB", "AI", "CEO", "GPS", "PDF", "SNS", "KTX", "km", "kg", "cm", "A", "B", "Wi-Fi"]
+
+
+def ksx1001() -> frozenset:
+    """The 2,350 syllables of KS X 1001 (EUC-KR's Hangul rows)."""
+    return frozenset(bytes([hi, lo]).decode("euc_kr") for hi in range(0xB0, 0xC9) for lo in range(0xA1, 0xFF))
 
 
 def capitalized(word: str, rng: random.Random) -> str:
@@ -60,9 +77,12 @@ class ScriptSources:
     """Samplers of a script's generated words and lines, and of its real-letter words (module doc)."""
 
     def __init__(self, langs: Sequence[str], chars: Sequence = (), heldout: bool = False, n_words: int = 30000,
-                 writer_ids: tuple[int, int] = (0, 100_000), forms: str = "all"):
+                 writer_ids: tuple[int, int] = (0, 100_000), forms: str = "all", labels: str = "jamo"):
         if forms not in ("all", "training", "heldout"):
             raise ValueError(f"forms: all, training or heldout, not {forms!r}")
+        if labels not in ("jamo", "syllables"):
+            raise ValueError(f"labels: jamo or syllables, not {labels!r}")
+        self.labels = labels
         self.forms = forms
         self.langs = list(langs)
         scripts = {alphabets.SCRIPTS[l] for l in self.langs}
@@ -74,15 +94,24 @@ class ScriptSources:
         self.heldout = heldout
         self.writer_ids = writer_ids
         self.vocab = {}
+        syllables = ksx1001() if self.script == "Hang" else None
         for l in self.langs:
             ws, fs = text.words(l, n_words)
+            if syllables is not None:
+                kept = [(w, f) for w, f in zip(ws, fs) if all(c in syllables for c in w)]
+                ws, fs = [w for w, _ in kept], [f for _, f in kept]
             self.vocab[l] = (ws, [f ** 0.8 for f in fs])
+        if self.script == "Hang":
+            ws, wt = self.vocab["ko"]
+            att = [(w, f) for w, f in zip(ws, wt) if w in text.KOREAN_PARTICLES]
+            stems = [(w, f) for w, f in zip(ws, wt) if w not in text.KOREAN_ATTACHED]
+            self.korean = ([w for w, _ in stems], [f for _, f in stems], [w for w, _ in att], [f for _, f in att])
         self.real_vocab = {}
         for l, (ws, wt) in self.vocab.items():
             pairs = [(w, f) for w, f in zip(ws, wt) if len(w) >= 2 and homoglyphs.composable(w)]
             self.real_vocab[l] = ([w for w, _ in pairs], [f for _, f in pairs])
         self.by_writer, self.writers, self.xh = {}, [], {}
-        if chars:
+        if chars and self.script != "Hang":
             from .. import compose
             by_writer = compose.writer_characters(list(chars))
             for w, d in by_writer.items():
@@ -102,9 +131,33 @@ class ScriptSources:
     def _text(self, rng: random.Random, lang: Optional[str]) -> tuple[str, str]:
         lang = lang or rng.choice(self.langs)
         ws, wt = self.vocab[lang]
+        if self.script == "Hang":
+            # an eojeol: a stem, and half the time a particle or ending attached in its right form
+            stems, sw, parts, pw = self.korean
+            w = rng.choices(stems, sw)[0]
+            if rng.random() < 0.5:
+                w = text.korean_attach(w, rng.choices(parts, pw)[0])
+            return lang, w
         return lang, capitalized(rng.choices(ws, wt)[0], rng)
 
+    def label(self, s: str) -> str:
+        """What the network is trained to output for text ``s``: jamo for a Korean jamo network."""
+        if self.script == "Hang" and self.labels == "jamo":
+            from .. import charset
+            return charset.hangul_labels(s)
+        return s
+
+    def _hangul(self, s: str, style: writer.Style, rng: random.Random) -> Optional[list[np.ndarray]]:
+        """Korean text (syllables, spaces, ASCII) written by the CJK generator, ``HANGUL_EM`` units per em."""
+        from .. import cjk
+        got = cjk.Generator(hangul.glyphs(set(s)), {}).write(s, style, rng)
+        if got is None:
+            return None
+        return [q * np.array([HANGUL_EM / cjk.EM, HANGUL_EM / cjk.EM, 1.0]) for q in got]
+
     def _write(self, w: str, style: writer.Style, rng: random.Random) -> Optional[list[np.ndarray]]:
+        if self.script == "Hang":
+            return self._hangul(w, style, rng)
         letters = self.letters(w, rng, heldout=self.forms == "heldout", hold_out_forms=self.forms == "training")
         if letters is None:
             return None
@@ -115,13 +168,27 @@ class ScriptSources:
         got = self._write(text, self._style(rng), rng)
         return None if got is None else [s[:, :2] for s in got]
 
+    def _korean_line(self, rng: random.Random, lang: str, max_words: int, keep_time: bool) -> Optional[tuple[list, str]]:
+        words = [self._text(rng, lang)[1] for _ in range(rng.randint(2, max_words))]
+        if rng.random() < 0.15:  # a number or a Latin word among them
+            extra = rng.choice(KOREAN_LATIN) if rng.random() < 0.5 else str(rng.choice(
+                [rng.randint(0, 99), rng.randint(100, 9999), rng.randint(1990, 2030)]))
+            words.insert(rng.randrange(len(words) + 1), extra)
+        line = " ".join(words)
+        if rng.random() < 0.12:
+            line += rng.choice(".,?")
+        got = self._hangul(line, self._style(rng), rng)
+        if got is None:
+            return None
+        return [s if keep_time else s[:, :2] for s in got], self.label(line)
+
     def word(self, rng: random.Random, lang: Optional[str] = None) -> Optional[tuple[list, str]]:
         """A generated word of ``lang`` (else of a language drawn at random) and its text."""
         for _ in range(10):
             _, w = self._text(rng, lang)
             got = self._write(w, self._style(rng), rng)
             if got is not None:
-                return [s[:, :2] for s in got], w
+                return [s[:, :2] for s in got], self.label(w)
         return None
 
     def line(self, rng: random.Random, lang: Optional[str] = None, unit: float = 100.0, max_words: int = 4,
@@ -129,6 +196,8 @@ class ScriptSources:
         """Two to ``max_words`` generated words of one language and one writer on a line, and its text
         (strokes ``(N, 2)``, or ``[x, y, t]`` with ``keep_time``)."""
         lang = lang or rng.choice(self.langs)
+        if self.script == "Hang":
+            return self._korean_line(rng, lang, max_words, keep_time)
         style = self._style(rng)
         words, strokes, x, t0 = [], [], 0.0, 0.0
         for k in range(rng.randint(2, max_words)):

@@ -59,6 +59,7 @@ LANGUAGE_MODELS = {
     "ru": ("ru", "Russian", []), "uk": ("uk", "Ukrainian", []), "bg": ("bg", "Bulgarian", []),
     "mk": ("mk", "Macedonian", []), "sr": ("sr", "Serbian in Cyrillic script", ["sr-Cyrl"]),
     "el": ("el", "Greek", []),
+    "ko": ("ko", "Korean", []),
 }
 
 # What each character set's network is called and how its README and cards describe it.
@@ -71,6 +72,8 @@ NETWORKS = {
                  "Every Cyrillic language model (`ru`, `uk`, `bg`, `mk`, `sr`)"),
     "greek": ("grek", "the Greek network (the Latin network's letters and the 69 Greek letters, tonos and "
                       "dialytika included)", "The Greek model `el`"),
+    "hangul": ("hang", "the Korean network (the Latin network's letters and the 67 Hangul conjoining jamo, composed "
+                       "into syllables after decoding)", "The Korean model `ko`"),
 }
 
 
@@ -236,7 +239,8 @@ def main():
                     help="drop prefixes ranked more than this below the best after each frame (0: none); 16 read "
                          "the tuning words of eight languages as no threshold, 12 did not")
     ap.add_argument("--charset", default="latin", choices=sorted(NETWORKS),
-                    help="the network's character set: latin (the shared network), vietnamese (vi's own), cyrillic or greek")
+                    help="the network's character set: latin (the shared network), vietnamese (vi's own), cyrillic, greek "
+                         "or hangul (Korean jamo)")
     args = ap.parse_args()
     charset.select(args.charset)
     from inkrec_training.families.scripts.card import SCRIPT_NETWORKS, script_card
@@ -265,6 +269,7 @@ def main():
             "features": {"scheme": FEATURE_SCHEME, "stepsPerLineHeight": STEPS_PER_LINE_HEIGHT},
             "network": {"weights": f"../{net}/weights.safetensors", **cfg, "precision": "int8"},
             "labels": charset.CHARACTERS, "blankIndex": charset.BLANK,
+            **({"textForm": "hangul-jamo"} if args.charset == "hangul" else {}),
             "decoder": {"languageModel": "lm.bin",
                         "lmWeight": per_language.get(ident, {}).get("lmWeight", args.lm_weight),
                         "insertionBonus": per_language.get(ident, {}).get("insertionBonus", args.insertion_bonus),

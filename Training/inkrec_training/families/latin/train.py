@@ -202,8 +202,9 @@ def training_stream(args, step: int) -> tuple[data.TrainingStream, list, list]:
         from inkrec_training.writing.training import ScriptSources
         langs = args.scripts.split(",")
         t1 = time.time()
-        scripts = ScriptSources(langs, chars_tr, forms="training" if args.hold_out_forms else "all")
-        held = ScriptSources(langs, heldout=True)
+        labels = "syllables" if args.charset == "hangul-syllables" else "jamo"
+        scripts = ScriptSources(langs, chars_tr, forms="training" if args.hold_out_forms else "all", labels=labels)
+        held = ScriptSources(langs, heldout=True, labels=labels)
         vr = random.Random(54321)
         while len(lang_val) < 600:
             got = held.word(vr, lang=langs[len(lang_val) % len(langs)])
@@ -212,8 +213,9 @@ def training_stream(args, step: int) -> tuple[data.TrainingStream, list, list]:
         print(f"scripts: {langs}; {len(scripts.writers)} writers' real letters; 600 generated held-out words "
               f"watched ({time.time() - t1:.0f}s)", flush=True)
         m = args.mix_scripts
-        mix = tuple((k, v * (1 - m)) for k, v in mix) + (("script_word", 0.6 * m), ("script_line", 0.3 * m),
-                                                         ("script_real", 0.1 * m))
+        real = 0.1 if scripts.writers else 0.0  # Korean has no real-letter words
+        mix = tuple((k, v * (1 - m)) for k, v in mix) + (("script_word", (0.7 - real) * m), ("script_line", 0.3 * m),
+                                                         ("script_real", real * m))
     stream = data.TrainingStream(words_tr, texts_tr, chars_tr, seed=args.seed + step, mix=mix, warmup_samples=warmup)
     stream.languages = sources
     stream.scripts = scripts
@@ -268,7 +270,8 @@ def add_training_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--mix-words", type=float, default=0.5,
                     help="share of real words plus synthetic ink (the rest: 0.2 synthetic lines, 0.15 real lines, "
                          "0.15 characters, scaled to fill 1 - this share)")
-    ap.add_argument("--charset", default="western", choices=["western", "latin", "vietnamese", "cyrillic", "greek"],
+    ap.add_argument("--charset", default="western", choices=["western", "latin", "vietnamese", "cyrillic", "greek", "hangul",
+                                                                 "hangul-syllables"],
                     help="the output character set (inkrec_training/charset.py)")
     ap.add_argument("--languages", default="",
                     help="comma-separated wordfreq codes (or 'all') whose composed accented ink joins the mix "

@@ -1,4 +1,4 @@
-"""The model card of a language on the Cyrillic network (``latin export --charset cyrillic`` writes it;
+"""The model card of a language on a script kit network (Cyrillic, Greek, Korean) (``latin export --charset cyrillic`` writes it;
 ``scripts evaluate models --card`` adds the figures after it)."""
 from __future__ import annotations
 
@@ -69,7 +69,31 @@ GREEK = ScriptNetwork(
     (sources.UNIPEN, sources.HERSHEY, sources.DRAWN, sources.WORDFREQ), GREEK_TRAINING_NOTE,
     "the Hershey Greek letters (ς and θ drawn here, tonos and dialytika as late pen marks, as in training)")
 
-SCRIPT_NETWORKS = {n.charset: n for n in (CYRILLIC, GREEK)}
+KOREAN_TRAINING_NOTE = (
+    "Trained from the shared Latin network latn-bilstm96x3 1.3.0 (its head grown by the 67 conjoining jamo, each\n"
+    "  starting from the mean row, biases lowered by 2) on real English UNIPEN ink (40% of the mix) and the script\n"
+    "  kit's Korean ink (60%: generated eojeol 70%, generated lines of two to four eojeol with numbers and Latin\n"
+    "  words 30%), with smooth elastic warps on half of the inks: 55 minutes on one core of this 2-core CPU beside\n"
+    "  the syllable network it was measured against (`Docs/scripts.md`, \"Korean\"; `latin train --charset hangul\n"
+    "  --scripts ko --mix-scripts 0.6 --init-from Models/latn-bilstm96x3/weights.safetensors --minutes 55\n"
+    "  --warmup-steps 0 --lr 8e-4 --warp 0.5 --workers 0 --threads 1`), then 40 minutes more on the same mix\n"
+    "  (`--minutes 40 --lr 5e-4 --restart-schedule --workers 1`); the moving average of the weights exported.")
+
+KOREAN = ScriptNetwork(
+    "hangul", "Korean", ("ko",),
+    "the 67 Hangul conjoining jamo: 19 initial consonants, 21 vowels and 27 final consonants,\nfrom which the engine "
+    "composes the syllables after decoding, `textForm: hangul-jamo`",
+    """every syllable is built from 24 jamo this
+  project drew as strokes in the school stroke order (tense consonants, clusters and compound vowels composed of
+  them), placed in one of the six block layouts (`Training/inkrec_training/writing/hangul.py`, pictures in
+  `Docs/scripts.md`). The writer model (`writing/writer.py`, the one the Japanese and Chinese models are
+  trained with) writes eojeol and short lines with a writer's slant, size, spacing, baseline drift, joins,
+  stroke jitter and pen speed.""",
+    "",
+    (sources.DRAWN, sources.WORDFREQ), KOREAN_TRAINING_NOTE,
+    "the drawn jamo in the six block layouts (as in training)")
+
+SCRIPT_NETWORKS = {n.charset: n for n in (CYRILLIC, GREEK, KOREAN)}
 
 
 def script_card(spec: ScriptNetwork, identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int,
@@ -82,6 +106,11 @@ def script_card(spec: ScriptNetwork, identifier: str, english: str, code: str, n
             f"words of the {_count(len(spec.languages))} CER {last.get('lang_cer', float('nan')):.3f}, word accuracy "
             f"{last.get('lang_word_acc', float('nan')):.3f}." if last else "")
     n_chars = len(charset.SETS[spec.charset])
+    real_words = " or from words composed of real letters" if spec.real_letters else ""
+    why = ('"Korean": jamo against syllables' if spec.charset == "hangul" else f'"{spec.script}", "Its own network"')
+    real = (f",\n  and words built from the isolated letters whose handwritten form {spec.script} shares ({spec.real_letters}: "
+            "`writing/homoglyphs.py`)." if spec.real_letters else
+            f"; no {spec.script} letter is written like a Latin one, so no real ink of {spec.script} exists here.")
     used = "\n".join(f"  - {s.card_line()}" for s in spec.sources)
     shared = (f"the {spec.script} one, shared by {', '.join(spec.languages[:-1])} and {spec.languages[-1]}"
               if len(spec.languages) > 1 else f"the {spec.script} one")
@@ -91,15 +120,14 @@ Handwriting recognizer for {english}, version {version}: the network `{net}` (th
 {len(charset.LATIN)} characters, {spec.added}) with a character language model, for the DigitalInk engine.
 
 ## What is real and what is generated
-- **Generated ink** (nobody wrote {english} for this model): {spec.generated} **Every {english} figure in this card comes from generated ink or from words
-  composed of real letters**; no real {english} handwriting was available to train or measure it.
+- **Generated ink** (nobody wrote {english} for this model): {spec.generated} **Every {english} figure in this card comes from generated ink{real_words}**; no real {english}
+  handwriting was available to train or measure it.
 - **Real ink**: UNIPEN train_r01_v07 (International Unipen Foundation, CC BY 4.0): English words, lines
-  and isolated characters of the training writers (they keep the Latin letters, digits and punctuation),
-  and words built from the isolated letters whose handwritten form {spec.script} shares ({spec.real_letters}: `writing/homoglyphs.py`).
+  and isolated characters of the training writers (they keep the Latin letters, digits and punctuation){real}
 - Letter and text sources, with their licences:
 {used}
 - **Language model**: `lm.bin` ({lm_bytes / 1e6:.2f} MB, INKLM2, `python3 -m inkrec_training latin lm --language {code}`):
-  character n-grams over running text modelled from wordfreq's {"sh word frequencies transliterated to Cyrillic (`writing/text.py`)" if code == "sr" else code + " word frequencies"}
+  character n-grams over running text modelled from wordfreq's {_lm_source(code)}
   (wordfreq data CC BY-SA 4.0, code Apache-2.0), with the casing, quotation marks and punctuation of running text.
 - No research-only data (IAM-OnDB, CASIA, …) is used.
 
@@ -109,8 +137,18 @@ Handwriting recognizer for {english}, version {version}: the network `{net}` (th
   {n_chars} characters + blank; 8-bit weights with a scale per row (activations quantized per frame),
   `config.json` `precision: int8`. It also reads Latin-script words (names, units, brands in {spec.script} text).
 - {training_note}{hist}
-- Why a network of its own and not the shared Latin one: `Docs/scripts.md` ("{spec.script}", "Its own network").
+- Why a network of its own and not the shared Latin one: `Docs/scripts.md` ({why}).
 """
+
+
+def _lm_source(code: str) -> str:
+    if code == "sr":
+        return "sh word frequencies transliterated to Cyrillic (`writing/text.py`)"
+    if code == "ko":
+        return ("ko morpheme frequencies made into eojeol as Korean is spaced (a noun\n  with its particles and the "
+                "forms of 하다/되다, a verb stem with its endings: `lm/languages.py` `korean_words`), written in the "
+                "network's\n  conjoining jamo (order 7)")
+    return code + " word frequencies"
 
 
 def _count(n: int) -> str:

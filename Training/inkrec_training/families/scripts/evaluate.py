@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-language figures of the script kit's models (Cyrillic, Greek) on held-out ink, generated and real-letter.
+"""Per-language figures of the script kit's models (Cyrillic, Greek, Korean) on held-out ink, generated and real-letter.
 
     python3 -m inkrec_training scripts evaluate models --languages ru,uk,bg,mk,sr,el --card --readme
     python3 -m inkrec_training scripts evaluate models --set tuning --sweep 1.0,1.4,1.8 2.0,3.0 \
@@ -55,6 +55,8 @@ def word_list(code: str, n: int = 20000, composable: bool = False) -> tuple[list
 
 
 def generated_words(code: str, n: int, seed: int, writer_set: str) -> list[data.Item]:
+    if code == "ko":
+        return korean_words(n, seed, writer_set)
     src = ScriptSources([code], heldout=True, writer_ids=WRITER_IDS[writer_set])
     ws, wt = word_list(code)
     rng = random.Random(f"{seed}-{writer_set}-generated-{code}")
@@ -67,7 +69,22 @@ def generated_words(code: str, n: int, seed: int, writer_set: str) -> list[data.
     return out
 
 
+def korean_words(n: int, seed: int, writer_set: str) -> list[data.Item]:
+    """Korean eojeol of two syllables or more (a stem, half of them with a particle: ``ScriptSources``),
+    written by held-out writers, labelled in syllables (what ``inkrec`` answers)."""
+    src = ScriptSources(["ko"], heldout=True, writer_ids=WRITER_IDS[writer_set], labels="syllables")
+    rng = random.Random(f"{seed}-{writer_set}-generated-ko")
+    out = []
+    while len(out) < n:
+        got = src.word(rng)
+        if got is not None and len(got[1]) >= 2:
+            out.append(data.Item(f"ko-g{len(out)}", "", got[1], got[0], "word"))
+    return out
+
+
 def real_letter_words(code: str, n: int, seed: int, by_writer: dict, xh: dict, writers: list) -> list[data.Item]:
+    if code == "ko":  # no Hangul letter is written like a Latin one
+        return []
     ws, wt = word_list(code, composable=True)
     letters = {w: homoglyphs.writer_letters(by_writer[w], xh[w]) for w in writers}
     rng = random.Random(f"{seed}-real-{code}")
@@ -117,7 +134,7 @@ def model_dirs(models: str, langs: list[str]) -> dict:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", default=os.path.join(ROOT, "Models"))
-    ap.add_argument("--languages", default="ru,uk,bg,mk,sr,el", help="comma-separated wordfreq codes (those with "
+    ap.add_argument("--languages", default="ru,uk,bg,mk,sr,el,ko", help="comma-separated wordfreq codes (those with "
                     "a model under --models)")
     ap.add_argument("--words", type=int, default=200, help="words of each kind per language")
     ap.add_argument("--set", default="reported", choices=["reported", "tuning"])
@@ -157,10 +174,12 @@ def main():
         ident, d = dirs[code]
         r = {"identifier": ident, "model": os.path.relpath(d, ROOT), "writers": len(writers)}
         for kind, items in kinds.items():
-            r[kind] = score(items, read(args.inkrec, d, items, tmp, f"{code}-{kind}", args.decoder_args.split()))
+            r[kind] = (score(items, read(args.inkrec, d, items, tmp, f"{code}-{kind}", args.decoder_args.split()))
+                       if items else None)
         results[code] = r
+        rl = r["real_letters"]
         print(f"{code}: generated {100 * r['generated']['word_acc']:.1f}% (CER {100 * r['generated']['cer']:.1f}%), "
-              f"real letters {100 * r['real_letters']['word_acc']:.1f}% (CER {100 * r['real_letters']['cer']:.1f}%)",
+              + (f"real letters {100 * rl['word_acc']:.1f}% (CER {100 * rl['cer']:.1f}%)" if rl else "no real letters"),
               file=sys.stderr)
     if args.json:
         with open(args.json, "w") as f:
@@ -181,7 +200,7 @@ def sweep(args, dirs: dict, words: dict, tmp: str) -> None:
     best = {}
     for code, kinds in words.items():
         ident, d = dirs[code]
-        items = kinds["generated"] + kinds["real_letters"]
+        items = kinds["generated"] + (kinds["real_letters"] or [])
         for lw, ib in itertools.product(lws, ibs):
             r = score(items, read(args.inkrec, d, items, tmp, f"{code}-sweep",
                                   ["--lm-weight", str(lw), "--insertion-bonus", str(ib)]))
@@ -206,6 +225,10 @@ def write_card(model_dir: str, code: str, r: dict, args) -> None:
                     spec.real_letters.replace("\n  ", "\n"))
     g, rl = r["generated"], r["real_letters"]
     dec = (json.load(open(os.path.join(model_dir, "config.json"), encoding="utf-8")).get("decoder") or {})
+    if rl is None:
+        cards.write_section(os.path.join(model_dir, "MODEL_CARD.md"), CARD_BEGIN, CARD_END,
+                            korean_card(code, r, dec, spec, args))
+        return
     section = f"""{CARD_BEGIN}
 ## Accuracy on held-out generated ink, and on words of real letters
 
@@ -242,6 +265,36 @@ Decoder (`config.json`): beam {dec.get('beamWidth')}, LM weight {dec.get('lmWeig
     cards.write_section(os.path.join(model_dir, "MODEL_CARD.md"), CARD_BEGIN, CARD_END, section)
 
 
+def korean_card(code: str, r: dict, dec: dict, spec, args) -> str:
+    """The figures section of the Korean card: generated ink only (no Hangul letter has a Latin form)."""
+    g = r["generated"]
+    return f"""{CARD_BEGIN}
+## Accuracy on held-out generated ink
+
+Nobody wrote Korean for this model; no real Korean handwriting was available to measure it, and no Hangul
+letter is written like a Latin one, so there are no words of real letters either.
+
+**Generated ink** ({g['words']} eojeol of two syllables or more: a wordfreq morpheme, half of them with a particle in
+its right form): {spec.letter_forms}, written by held-out writers of the writer model (parameters never trained
+on). Issue 39 asks for 90% of syllables. This is the writer model reading its own jamo and says little about a
+person's hand (their jamo shapes, their cursive joins), which only real Korean ink would measure.
+
+| measure (generated ink) | value |
+| --- | ---: |
+| syllables right (1 − syllable error rate), with the language model | {100 * (1 - g['cer']):.1f}% |
+| eojeol (words) right | {100 * g['word_acc']:.1f}% |
+| syllable error rate | {100 * g['cer']:.1f}% |
+
+Most frequent errors (reference → reading): {_wrong(g)}.
+
+Decoder (`config.json`): beam {dec.get('beamWidth')}, LM weight {dec.get('lmWeight')}, insertion bonus
+{dec.get('insertionBonus')} (chosen on the tuning writers and words, `scripts evaluate models --set tuning --sweep`).
+Why jamo and not syllables: `Docs/scripts.md`, "Korean".
+
+`python3 -m inkrec_training scripts evaluate models --languages {code} --words {args.words} --seed {args.seed} --card`
+{CARD_END}"""
+
+
 def write_readme_table(results: dict, args) -> None:
     """The table of the script kit's models in README.md; rows of models not evaluated in this run stay."""
     from inkrec_training.families.latin.export import LANGUAGE_MODELS
@@ -252,13 +305,13 @@ def write_readme_table(results: dict, args) -> None:
         _, english, aliases = LANGUAGE_MODELS[ident]
         lm = os.path.getsize(os.path.join(ROOT, r["model"], "lm.bin"))
         g, rl = r["generated"], r["real_letters"]
+        real = f"{100 * rl['word_acc']:.1f}% | {100 * rl['cer']:.1f}%" if rl else "— | —"
         by_ident[ident] = (f"| `{ident}` | {english} | {', '.join(aliases) or '—'} | {lm / 1e6:.2f} MB | "
-                           f"{100 * g['word_acc']:.1f}% | {100 * g['cer']:.1f}% | {100 * rl['word_acc']:.1f}% | "
-                           f"{100 * rl['cer']:.1f}% |")
+                           f"{100 * g['word_acc']:.1f}% | {100 * g['cer']:.1f}% | {real} |")
     rows = ["| model | language | also matches | language model | generated words right | CER | real-letter words right | CER |",
             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"] + [by_ident[k] for k in sorted(by_ident)]
     table = (f"{TABLE_BEGIN}\n{chr(10).join(rows)}\n\nGenerated: {args.words} words per language written by held-out "
-             "writers of the writer model from the kit's letters (Cyrillic drawn, Greek from Hershey). Real letters: words made only of letters whose "
+             "writers of the writer model from the kit's letters (Cyrillic drawn, Greek from Hershey, Korean eojeol from drawn jamo; for `ko` the CER counts syllables). Real letters: words made only of letters whose "
              f"handwritten form Latin shares, built from held-out UNIPEN writers' isolated characters. Each with the "
              f"model's LM (`python3 -m inkrec_training scripts evaluate models --words {args.words} --readme`).\n{TABLE_END}\n")
     cards.write_section(path, TABLE_BEGIN, TABLE_END, table)

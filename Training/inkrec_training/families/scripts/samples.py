@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generated samples of the script kit's languages (Cyrillic, Greek) for Samples/ (`generated-<lang>.json`), marked as generated.
+"""Generated samples of the script kit's languages (Cyrillic, Greek, Korean) for Samples/ (`generated-<lang>.json`), marked as generated.
 
     python3 -m inkrec_training scripts data samples
 
@@ -17,20 +17,23 @@ import random
 from inkrec_training.paths import ROOT
 from inkrec_training.writing import alphabets, training, writer
 
-WORDS = {"ru": "привет", "uk": "дякую", "bg": "здравей", "mk": "убаво", "sr": "хвала", "el": "ευχαριστώ"}
+WORDS = {"ru": "привет", "uk": "дякую", "bg": "здравей", "mk": "убаво", "sr": "хвала", "el": "ευχαριστώ", "ko": "감사합니다"}
 WRITER_IDS = (100_000, 200_000)
 # Where each script's letter forms come from, for the note.
-LETTER_FORMS = {"Cyrl": "drawn letters", "Grek": "Hershey Greek letters"}
+LETTER_FORMS = {"Cyrl": "drawn letters", "Grek": "Hershey Greek letters", "Hang": "drawn jamo in their block layouts"}
 
 
 def sample(lang: str, word: str, seed: int = 0) -> dict:
     rng = random.Random(f"{lang}-{seed}")
     wid = rng.randrange(*WRITER_IDS)
     script = alphabets.SCRIPTS[lang]
-    letters = training.LETTERS[script](word, rng)
-    if letters is None:
-        raise ValueError(f"{lang}: the kit draws no form of a letter of {word!r}")
-    strokes = writer.write_word(letters, writer.RULES[script], writer.heldout_writer(wid), rng)
+    if script == "Hang":
+        strokes = training.ScriptSources([lang], heldout=True)._hangul(word, writer.heldout_writer(wid), rng)
+    else:
+        letters = training.LETTERS[script](word, rng)
+        if letters is None:
+            raise ValueError(f"{lang}: the kit draws no form of a letter of {word!r}")
+        strokes = writer.write_word(letters, writer.RULES[script], writer.heldout_writer(wid), rng)
     return {"id": f"generated-{lang}", "label": word,
             "note": f"GENERATED, not real {lang} handwriting: the script kit's {LETTER_FORMS[script]} written by "
                     f"held-out writer {wid} of the writer model (python3 -m inkrec_training scripts data samples)",
