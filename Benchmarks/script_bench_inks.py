@@ -20,7 +20,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Training"))
 from inkrec_training.writing import writer  # noqa: E402
-from inkrec_training.writing.training import ScriptSources  # noqa: E402
+from inkrec_training.writing.training import ScriptSources, write_hangul  # noqa: E402
 
 WRITER_IDS = (300_000, 400_000)
 
@@ -62,7 +62,7 @@ def write_korean_inks(out: str, n_words: int, n_lines: int) -> None:
         while n < n_words:
             w = src._text(rng, "ko")[1]
             if len(w) == 3:
-                strokes = src._hangul(w, src._style(rng), rng)
+                strokes = write_hangul(w, src._style(rng), rng)
                 f.write(ink_json(f"ko-word8-{n}", w, strokes) + "\n")
                 n += 1
     write_lines(src, rng, out, "ko", n_lines, max_words=16)

@@ -30,9 +30,11 @@ enum HangulJamo {
     static func isVowel(_ s: Unicode.Scalar) -> Bool { s.value &- vowelBase < vowelCount }
     /// Whether `s` is a modern final consonant, U+11A8–U+11C2.
     static func isFinal(_ s: Unicode.Scalar) -> Bool { s.value &- (finalBase + 1) < finalCount - 1 }
+    /// Whether `s` is a conjoining jamo of the Hangul Jamo block (U+1100–U+11FF), modern or not.
+    static func isConjoiningJamo(_ s: Unicode.Scalar) -> Bool { (0x1100...0x11FF).contains(s.value) }
     /// Whether `s` is Hangul that a jamo model spells as jamo: a precomposed syllable or any conjoining
-    /// jamo of the Hangul Jamo block (U+1100–U+11FF).
-    static func isHangul(_ s: Unicode.Scalar) -> Bool { isSyllable(s) || (0x1100...0x11FF).contains(s.value) }
+    /// jamo (``isConjoiningJamo(_:)``).
+    static func isHangul(_ s: Unicode.Scalar) -> Bool { isSyllable(s) || isConjoiningJamo(s) }
 
     /// The 2 or 3 conjoining jamo of a precomposed syllable (initial, vowel, final if any); nil for any
     /// other scalar.
@@ -62,7 +64,7 @@ enum HangulJamo {
     /// form no syllable (a lone initial, a vowel without an initial, a final after no vowel) and every
     /// other scalar as they are. `text` itself where it holds no conjoining jamo.
     static func composed(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { (0x1100...0x11FF).contains($0.value) }) else { return text }
+        guard text.unicodeScalars.contains(where: isConjoiningJamo) else { return text }
         var out: [Unicode.Scalar] = []
         out.reserveCapacity(text.unicodeScalars.count)
         for s in text.unicodeScalars {

@@ -32,13 +32,8 @@ struct LabelText: Sendable {
         var symbols: [Int] = []
         symbols.reserveCapacity(text.count)
         for ch in text {
-            if form == nil {
-                guard let s = symbolOfCharacter[ch] else { return nil }
-                symbols.append(s)
-            } else {
-                guard let s = self.symbols(of: ch) else { return nil }
-                symbols.append(contentsOf: s)
-            }
+            guard let s = self.symbols(of: ch) else { return nil }
+            symbols.append(contentsOf: s)
         }
         return symbols
     }

@@ -91,9 +91,9 @@ def korean_attach(stem: str, particle: str) -> str:
     """``stem`` with ``particle`` attached in the form its last syllable takes (책을, 학교를; 으로 after a
     final consonant other than ㄹ)."""
     if particle in KOREAN_PAIRED and stem:
-        k = ord(stem[-1]) - 0xAC00
-        final = k % 28 if 0 <= k < 11172 else 0
-        after_consonant = final != 0 and not (particle in ("으로", "로") and final == 8)  # ㄹ takes 로
+        from .hangul import decompose
+        final = (decompose(stem[-1]) or ("", "", ""))[2]
+        after_consonant = final != "" and not (particle in ("으로", "로") and final == "ㄹ")  # ㄹ takes 로
         particle = KOREAN_PAIRED[particle][0 if after_consonant else 1]
     return stem + particle
 

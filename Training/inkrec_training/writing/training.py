@@ -46,8 +46,9 @@ KOREAN_LATIN = ["OK", "TV", "PC", "USB", "AI", "CEO", "GPS", "PDF", "SNS", "KTX"
 
 
 def ksx1001() -> frozenset:
-    """The 2,350 syllables of KS X 1001 (EUC-KR's Hangul rows)."""
-    return frozenset(bytes([hi, lo]).decode("euc_kr") for hi in range(0xB0, 0xC9) for lo in range(0xA1, 0xFF))
+    """The 2,350 syllables of KS X 1001 (the ``"hangul-syllables"`` set's, after the Latin characters)."""
+    from .. import charset
+    return frozenset(charset.HANGUL_SYLLABLES[len(charset.LATIN):])
 
 
 def capitalized(word: str, rng: random.Random) -> str:
@@ -71,6 +72,16 @@ def _punctuation(mark: str, x: float, rng: random.Random, unit: float) -> Option
     p = p + np.array([x / unit + rng.uniform(0.03, 0.12), rng.gauss(0.0, 0.03)])
     t = np.arange(len(p))[:, None] * 0.01
     return np.concatenate([p * unit, t], axis=1)
+
+
+def write_hangul(s: str, style: writer.Style, rng: random.Random) -> Optional[list[np.ndarray]]:
+    """Korean text (syllables, spaces, ASCII) written by the CJK generator, ``HANGUL_EM`` units per em: strokes
+    of ``[x, y, t]``, or None when a character has no glyph."""
+    from .. import cjk
+    got = cjk.Generator(hangul.glyphs(set(s)), {}).write(s, style, rng)
+    if got is None:
+        return None
+    return [q * np.array([HANGUL_EM / cjk.EM, HANGUL_EM / cjk.EM, 1.0]) for q in got]
 
 
 class ScriptSources:
@@ -147,17 +158,9 @@ class ScriptSources:
             return charset.hangul_labels(s)
         return s
 
-    def _hangul(self, s: str, style: writer.Style, rng: random.Random) -> Optional[list[np.ndarray]]:
-        """Korean text (syllables, spaces, ASCII) written by the CJK generator, ``HANGUL_EM`` units per em."""
-        from .. import cjk
-        got = cjk.Generator(hangul.glyphs(set(s)), {}).write(s, style, rng)
-        if got is None:
-            return None
-        return [q * np.array([HANGUL_EM / cjk.EM, HANGUL_EM / cjk.EM, 1.0]) for q in got]
-
     def _write(self, w: str, style: writer.Style, rng: random.Random) -> Optional[list[np.ndarray]]:
         if self.script == "Hang":
-            return self._hangul(w, style, rng)
+            return write_hangul(w, style, rng)
         letters = self.letters(w, rng, heldout=self.forms == "heldout", hold_out_forms=self.forms == "training")
         if letters is None:
             return None
@@ -177,7 +180,7 @@ class ScriptSources:
         line = " ".join(words)
         if rng.random() < 0.12:
             line += rng.choice(".,?")
-        got = self._hangul(line, self._style(rng), rng)
+        got = write_hangul(line, self._style(rng), rng)
         if got is None:
             return None
         return [s if keep_time else s[:, :2] for s in got], self.label(line)

@@ -23,8 +23,7 @@ struct TextBeamSearch: Sendable {
         let pre = Array(context.preContext.suffix(RecognitionContext.maxPreContextLength))
         let labels = labelText
         // Each character's symbols (a jamo model's syllable: its jamo); one the model cannot write is left out.
-        let preSymbols = labels.form == nil ? pre.compactMap { symbolOfCharacter[$0] }
-                                            : pre.flatMap { labels.symbols(of: $0) ?? [] }
+        let preSymbols = pre.flatMap { labels.symbols(of: $0) ?? [] }
         // A pre-context that ends inside a line: the text may start with the context separator (a
         // space; none for a language written without spaces) at no acoustic cost.
         var allowed = options.allowedCharacters.map(labels.allowedClasses)

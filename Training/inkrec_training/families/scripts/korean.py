@@ -47,7 +47,8 @@ def held_out_inks(words: int, lines: int, seed: int) -> list[tuple[str, list, st
     return out
 
 
-def load(path: str, name: str) -> InkRecNet:
+def load(path: str, name: str) -> tuple[InkRecNet, dict]:
+    """The checkpoint's network with its moving-average weights, and the checkpoint."""
     ck = torch.load(path, weights_only=False, map_location="cpu")
     c = ck["config"]
     model = InkRecNet(c["inputDim"], c["hidden"], c["layers"], c["numClasses"], c["reduceAfter"], c.get("head", "ctc"))
@@ -55,7 +56,7 @@ def load(path: str, name: str) -> InkRecNet:
     if c["numClasses"] != len(charset.SETS[name]) + 1:
         raise SystemExit(f"{path}: {c['numClasses']} classes, the {name} set has {len(charset.SETS[name])} + blank")
     model.eval()
-    return model
+    return model, ck
 
 
 def read(model: InkRecNet, name: str, inks: list) -> list[str]:
@@ -102,9 +103,8 @@ def main():
     inks = held_out_inks(args.words, args.lines, args.seed)
     results = {}
     for name, path in (("hangul", args.jamo), ("hangul-syllables", args.syllables)):
-        model = load(path, name)
+        model, ck = load(path, name)
         hyps = read(model, name, inks)
-        ck = torch.load(path, weights_only=False, map_location="cpu")
         hist = ck["state"].get("history", [])
         results[name] = {"checkpoint": path, "step": ck["state"].get("step"),
                          "minutes": hist[-1]["minutes"] if hist else None,

@@ -28,7 +28,7 @@ def sample(lang: str, word: str, seed: int = 0) -> dict:
     wid = rng.randrange(*WRITER_IDS)
     script = alphabets.SCRIPTS[lang]
     if script == "Hang":
-        strokes = training.ScriptSources([lang], heldout=True)._hangul(word, writer.heldout_writer(wid), rng)
+        strokes = training.write_hangul(word, writer.heldout_writer(wid), rng)
     else:
         letters = training.LETTERS[script](word, rng)
         if letters is None:
