@@ -2,7 +2,11 @@
 """The page of inkrec-serve in a real browser: headless Chromium (Debian's `chromium` and
 `chromium-driver`, driven by Selenium) loads the page, writes Samples/hello.json on the canvas as
 pointer events (scaled into the canvas, in the recorded order), and the candidate shown must be
-"hello". The server is the built `inkrec-serve` (make test-server builds it first).
+"hello". Each candidate's text is an element with dir="auto" (so that Hebrew or Arabic reads right
+to left): the test checks the attribute on the candidates shown, and, with no right-to-left model on
+the server, puts a Hebrew and an Arabic text in the list through the page's own `showCandidates` and
+checks that the browser lays them out right to left (and "hello" left to right). The server is the
+built `inkrec-serve` (make test-server builds it first).
 
     python3 Server/BrowserTests/test_page.py [--screenshot Docs/server-page.png]
 """
@@ -85,6 +89,25 @@ def write(driver, pad, strokes):
     builder.perform()
 
 
+def check_directions(driver):
+    """Every candidate's text is an element with dir="auto"; a Hebrew or Arabic text put in the list
+    is laid out right to left, a Latin one left to right."""
+    shown = driver.find_elements(By.CSS_SELECTOR, "#candidates li")
+    texts = driver.find_elements(By.CSS_SELECTOR, "#candidates li > .text")
+    if not texts or len(texts) != len(shown) or any(t.get_attribute("dir") != "auto" for t in texts):
+        raise SystemExit(f"FAILED: {len(shown)} candidates, {len(texts)} texts, dir {[t.get_attribute('dir') for t in texts]}; "
+                         "expected each candidate's text in an element with dir=\"auto\"")
+    samples = ["\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd", "\u0645\u0631\u062d\u0628\u0627", "hello"]
+    directions = driver.execute_script("""
+        showCandidates(arguments[0].map((text, i) => ({ text: text, score: -1 - i, confidence: 0.5 })));
+        return Array.from(document.querySelectorAll("#candidates li > .text"))
+            .map(e => [e.textContent, getComputedStyle(e).direction]);""", samples)
+    expected = [[samples[0], "rtl"], [samples[1], "rtl"], ["hello", "ltr"]]
+    if directions != expected:
+        raise SystemExit(f"FAILED: the candidates' computed directions are {directions}, expected {expected}")
+    print("candidates: dir=auto; Hebrew and Arabic texts shown right to left, Latin left to right")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--screenshot", help="save a screenshot of the page after recognition here")
@@ -103,13 +126,14 @@ def main():
         pad = driver.find_element(By.ID, "pad")
         write(driver, pad, strokes)
         first = WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#candidates li"))[0]
-        text = first.text.split("score")[0].strip()
+        text = first.find_element(By.CSS_SELECTOR, ".text").text.strip()
         points = driver.execute_script("return JSON.parse(document.getElementById('json').value).strokes.map(s => s.points.length)")
         print(f"page: {len(points)} strokes, {sum(points)} points written; first candidate {text!r}")
         if args.screenshot:
             driver.save_screenshot(args.screenshot)
         if text != "hello":
             raise SystemExit(f"FAILED: the page showed {text!r}, expected 'hello'")
+        check_directions(driver)
         # Clear empties the pad and the candidates.
         driver.find_element(By.ID, "clear").click()
         WebDriverWait(driver, 10).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#candidates li"))

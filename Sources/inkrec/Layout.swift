@@ -16,6 +16,9 @@ struct Layout: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json.")
     var format: Recognize.OutputFormat = .text
 
+    @Option(name: .long, help: "The writing direction the lines are read in: ltr (word clusters from the left, the default) or rtl (from the right).")
+    var direction: WritingDirection = .leftToRight
+
     func validate() throws {
         if files.isEmpty && batch == nil { throw ValidationError("give ink files or --batch FILE") }
         if !files.isEmpty && batch != nil { throw ValidationError("give either ink files or --batch, not both") }
@@ -30,7 +33,7 @@ struct Layout: ParsableCommand {
                 switch entry.result {
                 case .failure(let e): o["error"] = "\(e)"
                 case .success(let doc):
-                    do { o.merge(RecognitionJSON.layout(try InkLayout.lines(of: doc.ink))) { old, _ in old } } catch { o["error"] = "\(error)" }
+                    do { o.merge(RecognitionJSON.layout(try InkLayout.lines(of: doc.ink, direction: direction))) { old, _ in old } } catch { o["error"] = "\(error)" }
                 }
                 print(RecognitionJSON.line(o))
             }
@@ -40,7 +43,7 @@ struct Layout: ParsableCommand {
         for file in files {
             do {
                 let doc = try InkDocument.read(contentsOf: URL(fileURLWithPath: file))
-                let lines = try InkLayout.lines(of: doc.ink)
+                let lines = try InkLayout.lines(of: doc.ink, direction: direction)
                 switch format {
                 case .json:
                     var o = RecognitionJSON.layout(lines)
@@ -62,3 +65,5 @@ struct Layout: ParsableCommand {
         if failed { throw ExitCode(1) }
     }
 }
+
+extension WritingDirection: ExpressibleByArgument {}

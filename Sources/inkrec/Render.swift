@@ -23,6 +23,9 @@ struct Render: AsyncParsableCommand {
     @Flag(name: .long, help: "Recognize the ink (each line, with --page) and draw each character of the best candidate: its points in its own colour, its box and its label.")
     var segments = false
 
+    @Option(name: .long, help: "With --page: the writing direction the lines are read in, ltr or rtl (default ltr). With --segments the model's direction is used.")
+    var direction: WritingDirection?
+
     @OptionGroup var model: ModelOptions
 
     @Option(name: .long, help: "With --segments: load the model from this directory instead of the model store.")
@@ -33,15 +36,18 @@ struct Render: AsyncParsableCommand {
 
     func validate() throws {
         if let w = writingArea, Recognize.parseArea(w) == nil { throw ValidationError("--writing-area must look like 600x120") }
+        if direction != nil, !page { throw ValidationError("--direction needs --page") }
+        if direction != nil, segments { throw ValidationError("--direction cannot be given with --segments: the lines are read in the model's direction") }
     }
 
     func run() async throws {
         let doc: InkDocument
         do { doc = try InkDocument.read(contentsOf: URL(fileURLWithPath: file)) } catch { throw fail(error) }
         let area = writingArea.flatMap(Recognize.parseArea) ?? doc.writingArea
-        var lines: [InkLayout.Line]? = nil
-        if page {
-            do { lines = try InkLayout.lines(of: doc.ink) } catch { throw fail(error) }
+        var lines: [InkSVG.Line]? = nil
+        if page, !segments {
+            do { lines = try InkLayout.lines(of: doc.ink, direction: direction ?? .leftToRight).map { InkSVG.Line(strokeIndices: $0.strokeIndices, boundingBox: $0.boundingBox) } }
+            catch { throw fail(error) }
         }
         var characters: [CharacterSegment]? = nil
         if segments {
@@ -49,7 +55,10 @@ struct Render: AsyncParsableCommand {
                 let recognizer = DigitalInkRecognizer(options: try await model.recognizerOptions(modelDirectory: modelDirectory))
                 let context = RecognitionContext(preContext: doc.preContext ?? "", writingArea: area)
                 if page {
+                    // The lines the recognizer read, in its model's direction: their boxes and the
+                    // characters of their best candidates (in the text's order, wherever they lie).
                     let result = try await recognizer.recognizePage(doc.ink, context: context)
+                    lines = result.lines.map { InkSVG.Line(strokeIndices: $0.strokeIndices, boundingBox: $0.boundingBox) }
                     characters = result.lines.flatMap { $0.candidates.first?.segments?.characters ?? [] }
                 } else {
                     characters = try await recognizer.recognize(doc.ink, context: context).candidates.first?.segments?.characters ?? []
@@ -75,8 +84,15 @@ struct InkSVG {
     var markPoints: Bool
     var numberStrokes: Bool
     var title: String
+    /// A text line to draw: its strokes and its box, in the ink's coordinates (``InkLayout/Line`` or a
+    /// recognized page's line).
+    struct Line {
+        var strokeIndices: [Int]
+        var boundingBox: BoundingBox
+    }
+
     /// Text lines to draw (boxes, strokes coloured by line), or nil.
-    var lines: [InkLayout.Line]? = nil
+    var lines: [Line]? = nil
     /// Characters to draw over the ink (their points coloured, boxes, labels), or nil.
     var characters: [CharacterSegment]? = nil
 

@@ -444,4 +444,48 @@ struct CLILayoutTests {
         #expect((answers[0]["lines"] as? [Any])?.count == 5 && (answers[2]["lines"] as? [Any])?.count == 5)
         #expect(answers[1]["error"] is String)
     }
+
+    @Test("a right-to-left page: layout --direction rtl, recognize --page and render --page --segments with a right-to-left model")
+    func rightToLeft() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var strokes: [Stroke] = []
+        for line in 0..<2 { strokes += RTLInk.word(right: 400, top: 100 + Float(line) * 50) + RTLInk.word(right: 320, top: 100 + Float(line) * 50) }
+        let ink = Ink(strokes: strokes)
+        let file = dir.appendingPathComponent("rtl.json")
+        let points = strokes.map { ["points": $0.points.map { ["x": Double($0.x), "y": Double($0.y)] }] }
+        try JSONSerialization.data(withJSONObject: ["strokes": points]).write(to: file)
+        let rtl = try InkLayout.lines(of: ink, direction: .rightToLeft)
+        #expect(rtl.map(\.strokeIndices) == [Array(0..<6), Array(6..<12)])
+
+        let layout = try await CLI.run(["layout", "--format", "json", "--direction", "rtl", file.path])
+        #expect(layout.status == 0, "\(layout.stderr)")
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(layout.stdout.utf8)) as? [String: Any])
+        #expect((o["lines"] as? [[String: Any]])?.map { $0["strokes"] as? [Int] ?? [] } == rtl.map(\.strokeIndices))
+        let plain = try await CLI.run(["layout", "--format", "json", file.path])
+        let p = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
+        #expect((p["lines"] as? [[String: Any]])?.map { $0["strokes"] as? [Int] ?? [] } == (try InkLayout.lines(of: ink)).map(\.strokeIndices))
+        #expect(try await CLI.run(["layout", "--direction", "up", file.path]).status != 0)
+
+        let model = try makeTinyModelDirectory { $0["direction"] = "rtl" }
+        defer { try? FileManager.default.removeItem(at: model) }
+        let page = try await CLI.run(["recognize", "--page", "--format", "json", "--model-directory", model.path, file.path])
+        #expect(page.status == 0, "\(page.stderr)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(page.stdout.utf8)) as? [String: Any])
+        let lines = try #require(answer["lines"] as? [[String: Any]])
+        #expect(lines.map { $0["direction"] as? String } == ["rtl", "rtl"])
+        #expect(lines.map { $0["strokes"] as? [Int] ?? [] } == rtl.map(\.strokeIndices))
+
+        // The line boxes drawn are the recognized lines' (in the ink's coordinates: x 336...400).
+        let render = try await CLI.run(["render", "--page", "--segments", "--model-directory", model.path, file.path])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(render.stdout.contains(">line 1</text>") && render.stdout.contains(">line 2</text>"))
+        // Nothing drawn mirrored: the ink lies at x > 250, a mirrored box would lie at x < 0.
+        #expect(!render.stdout.contains("x=\"-"), "\(render.stdout.prefix(2000))")
+        #expect(render.stdout.components(separatedBy: "<rect").count - 1 >= 3)  // the background and two lines
+        #expect(try await CLI.run(["render", "--page", "--segments", "--direction", "rtl", "--model-directory", model.path, file.path]).status != 0)
+        let rendered = try await CLI.run(["render", "--page", "--direction", "rtl", file.path])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        #expect(rendered.stdout.contains(">line 2</text>"))
+    }
 }

@@ -72,8 +72,20 @@ HANGUL: list[str] = LATIN + HANGUL_JAMO_CHARS
 HANGUL_SYLLABLES: list[str] = LATIN + [bytes([hi, lo]).decode("euc_kr") for hi in range(0xB0, 0xC9)
                                        for lo in range(0xA1, 0xFF)]
 
+# Hebrew (he): the 22 letters and 5 final forms (U+05D0–U+05EA), geresh and gershayim (abbreviations, ת״א),
+# the maqaf (Hebrew hyphen) and the shekel sign; no vowel points (everyday handwriting has none).
+HEBREW_LETTERS = [chr(c) for c in range(0x05D0, 0x05EB)]
+HEBREW: list[str] = LATIN + HEBREW_LETTERS + ["\u05F3", "\u05F4", "\u05BE", "\u20AA"]
+
+# Arabic script (ar, fa, ur on one network): the letters of the three alphabets (hamza carriers, Persian پ چ ژ
+# گ ک ی, Urdu ٹ ڈ ڑ ں ہ ھ ے ۓ), Arabic-Indic and Persian digits, and the Arabic comma, semicolon and question
+# mark. Labels are the letters in logical order, never presentation forms; no harakat.
+ARABIC_LETTERS = list(dict.fromkeys("ءآأؤإئابةتثجحخدذرزسشصضطظعغفقكلمنهوىي" "پچژگکی" "ٹڈڑںہھےۓ"))
+ARABIC: list[str] = LATIN + ARABIC_LETTERS + list("٠١٢٣٤٥٦٧٨٩" "۰۱۲۳۴۵۶۷۸۹" "،؛؟")
+
 SETS = {"western": WESTERN, "latin": LATIN, "vietnamese": VIETNAMESE, "cyrillic": CYRILLIC, "greek": GREEK,
-        "hangul": HANGUL, "hangul-syllables": HANGUL_SYLLABLES}
+        "hangul": HANGUL, "hangul-syllables": HANGUL_SYLLABLES, "hebrew": HEBREW,
+        "arabic": ARABIC}
 
 
 def for_language(code: str) -> str:
@@ -85,6 +97,10 @@ def for_language(code: str) -> str:
         return "greek"
     if code == "ko":
         return "hangul"
+    if code == "he":
+        return "hebrew"
+    if code in ("ar", "fa", "ur"):
+        return "arabic"
     return "cyrillic" if code in CYRILLIC_LANGUAGES else "latin"
 
 BLANK = 0

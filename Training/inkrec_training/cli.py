@@ -96,7 +96,9 @@ TOOLS: dict[str, dict[str, dict[str, Tool]]] = {
     },
     "scripts": {
         "data": {"figures": Tool("families.scripts.figures", "pictures of the script kit for Docs/scripts"),
-                 "samples": Tool("families.scripts.samples", "Samples/generated-<lang>.json (Cyrillic, generated)")},
+                 "samples": Tool("families.scripts.samples", "Samples/generated-<lang>.json (Cyrillic, generated)"),
+                 "arabic-forms": Tool("writing.arabic", "trace Noto Naskh Arabic's joining forms into "
+                                                        "writing/data/arabic_forms.json (fontTools, fonts-noto-core)")},
         "evaluate": {"coverage": Tool("families.scripts.coverage", "Cyrillic and Greek words composable from real letters"),
                      "models": Tool("families.scripts.evaluate",
                                     "the script models on generated held-out ink and on words of real letters"),

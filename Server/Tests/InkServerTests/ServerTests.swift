@@ -96,7 +96,10 @@ struct ServerTests {
             let page = try sampleBody("page.json", extra: ["page": true])
             try await client.execute(uri: "/v1/recognize", method: .post, headers: json, body: page) { r in
                 #expect(r.status == .ok)
-                #expect((object(r.body)["lines"] as? [Any])?.count ?? 0 > 1)
+                let lines = object(r.body)["lines"] as? [[String: Any]] ?? []
+                #expect(lines.count > 1)
+                // Each line says the direction it was read in: en-US is written left to right.
+                #expect(lines.allSatisfy { $0["direction"] as? String == "ltr" }, "\(lines.map { $0["direction"] ?? "none" })")
             }
         }
     }

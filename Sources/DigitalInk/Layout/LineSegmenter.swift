@@ -24,8 +24,14 @@ import Foundation
 ///    are grouped into clusters (body strokes whose x-ranges overlap or nearly touch, with their
 ///    marks): clusters go left to right, and strokes inside a cluster keep their writing order. So a
 ///    word written later to the left of others moves to its place, and a dot written at the end of a
-///    line goes back to its word. This is the one place that assumes left-to-right writing
-///    (``readingOrder``).
+///    line goes back to its word.
+///
+/// **Direction.** All of the above is written for left-to-right writing (``direction``). A page
+/// written right to left is read as the same rule reads the page mirrored in x (x → −x): lines stay
+/// top to bottom, clusters go right to left, strokes inside a cluster keep their writing order, and a
+/// right-to-left writer's writing runs look like a left-to-right writer's in the mirror. Only the
+/// strokes' geometry is mirrored (``StrokeGeometry/init(_:mirrored:)``); the lines' boxes are
+/// measured on the ink itself, in its own coordinates.
 ///
 /// Where it fails: heavily overlapping lines (one written over another), lines closer than about
 /// half a stroke height, and text whose lines differ in skew by more than about 15° from each other.
@@ -34,20 +40,24 @@ import Foundation
 struct LineSegmenter: Sendable {
     /// The most lines a page may have: 200. More is refused as `invalidInk(.tooManyLines)`.
     var maxLines = 200
-    /// Reading direction inside a line. Only left-to-right is built.
-    var readingOrder: ReadingOrder = .leftToRight
-
-    enum ReadingOrder: Sendable { case leftToRight }
+    /// The writing direction, which decides the reading order inside a line: clusters left to right,
+    /// or right to left (the page read mirrored in x).
+    var direction: WritingDirection = .leftToRight
 
     /// The lines of `ink`, top to bottom, each with its strokes in reading order
-    /// (``InkLayout/Line``). Empty strokes belong to no line; an ink without points has no lines.
+    /// (``InkLayout/Line``), its box in the ink's coordinates. Empty strokes belong to no line; an ink
+    /// without points has no lines.
     func lines(of ink: Ink) throws(DigitalInkError) -> [InkLayout.Line] {
         try strokeGroups(of: ink).map { InkLayout.Line(strokeIndices: $0, boundingBox: BoundingBox(strokes: $0, of: ink)) }
     }
 
-    /// The stroke indices of each line of `ink`, top to bottom, in reading order inside each.
+    /// The stroke indices of each line of `ink`, top to bottom, in reading order inside each. Every
+    /// step below sees the strokes through ``StrokeGeometry``, mirrored in x for right-to-left
+    /// writing, so that "left", "right", `minX` and `maxX` mean "before" and "after" in the reading
+    /// order throughout.
     private func strokeGroups(of ink: Ink) throws(DigitalInkError) -> [[Int]] {
-        let boxes = ink.strokes.map(StrokeGeometry.init)
+        let mirrored = direction == .rightToLeft
+        let boxes = ink.strokes.map { StrokeGeometry($0, mirrored: mirrored) }
         let present = boxes.indices.filter { !boxes[$0].isEmpty }
         guard !present.isEmpty else { return [] }
         if present.count == 1 { return [present] }
@@ -115,7 +125,8 @@ struct LineSegmenter: Sendable {
             lines[k].marks.append((m, host))
         }
 
-        // 5. Order: lines top to bottom, clusters left to right inside each.
+        // 5. Order: lines top to bottom, clusters left to right inside each (right to left in the
+        //    ink for right-to-left writing: the frame is mirrored).
         let middle = present.reduce(0.0) { $0 + frame[$1]!.centerX } / Double(present.count)
         let keyed = lines.map { (center: $0.predictedCenter(at: middle), first: $0.strokes.min()!, line: $0) }
             .sorted { ($0.center, $0.first) < ($1.center, $1.first) }
@@ -653,7 +664,8 @@ struct LineBuilder: Sendable {
     }
 }
 
-/// A stroke's extent, in the ink's coordinates and in a rotated frame.
+/// A stroke's extent, in the reading frame (the ink's coordinates, mirrored in x for right-to-left
+/// writing) and in a rotated frame.
 struct StrokeGeometry: Sendable {
     let points: [(Double, Double)]
     let minX, minY, maxX, maxY: Double
@@ -661,8 +673,10 @@ struct StrokeGeometry: Sendable {
     let centerX, centerY: Double
     var isEmpty: Bool { points.isEmpty }
 
-    init(_ stroke: Stroke) {
-        points = stroke.points.map { (Double($0.x), Double($0.y)) }
+    /// The stroke's geometry; with `mirrored`, of the stroke mirrored in x (x → −x, y unchanged), so
+    /// that a right-to-left line reads as a left-to-right one.
+    init(_ stroke: Stroke, mirrored: Bool = false) {
+        points = stroke.points.map { (mirrored ? -Double($0.x) : Double($0.x), Double($0.y)) }
         (minX, maxX) = points.reduce((Double.infinity, -Double.infinity)) { (min($0.0, $1.0), max($0.1, $1.0)) }
         (minY, maxY) = points.reduce((Double.infinity, -Double.infinity)) { (min($0.0, $1.1), max($0.1, $1.1)) }
         centerX = (minX + maxX) / 2

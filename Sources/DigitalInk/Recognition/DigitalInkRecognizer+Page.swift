@@ -2,7 +2,8 @@ import Foundation
 
 extension DigitalInkRecognizer {
     /// Recognizes a page: the ink is split into text lines (``PageRecognitionResult/lines``, top to
-    /// bottom), each line's strokes are put in reading order, and each line is recognized as
+    /// bottom), each line's strokes are put in reading order (in the model's
+    /// ``writingDirection``: ``InkLayout/lines(of:direction:)``), and each line is recognized as
     /// ``recognize(_:context:)`` would recognize it alone. The text of the line above, followed by
     /// the ``DecoderSettings/contextSeparator`` (the model's: a space, or nothing for a language
     /// written without spaces), is the pre-context of the line below; `context.preContext` is the
@@ -82,7 +83,8 @@ extension DigitalInkRecognizer {
         let options = self.options
         let pool = self.pool
         let adapter = try options.writerProfile?.adapter(for: model)  // one snapshot for the whole page
-        let lines = try await pool.runCancellable { () throws(DigitalInkError) in try LineSegmenter().lines(of: ink) }
+        let direction = model.configuration.writingDirection
+        let lines = try await pool.runCancellable { () throws(DigitalInkError) in try LineSegmenter(direction: direction).lines(of: ink) }
         let inks = lines.map { line in Ink(strokes: line.strokeIndices.map { ink.strokes[$0] }) }
         let lookahead = 2 * pool.threadCount
 
@@ -130,7 +132,7 @@ extension DigitalInkRecognizer {
                     }
                 }
                 let entry = PageRecognitionResult.Line(strokeIndices: line.strokeIndices, boundingBox: line.boundingBox,
-                                                       candidates: candidates)
+                                                       candidates: candidates, direction: direction)
                 chain.append(entry.text)
                 result.append(entry)
                 ready(entry)

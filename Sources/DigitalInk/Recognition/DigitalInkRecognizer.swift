@@ -75,6 +75,20 @@ public final class DigitalInkRecognizer: Sendable {
         get async { await loader.isLoaded }
     }
 
+    /// The direction the model's script is written in (`config.json`'s `"direction"`; left to right
+    /// where the model does not say): the reading order ``recognizePage(_:context:)`` puts a line's
+    /// words in, and each ``PageRecognitionResult/Line/direction``. Loads the model, as ``load()``
+    /// does, if it is not loaded yet.
+    ///
+    /// ```swift
+    /// if try await recognizer.writingDirection == .rightToLeft { textView.baseWritingDirection = .rightToLeft }
+    /// ```
+    ///
+    /// - Throws: the model errors of ``load()`` (not downloaded, corrupt).
+    public var writingDirection: WritingDirection {
+        get async throws(DigitalInkError) { try await loader.model().configuration.writingDirection }
+    }
+
     /// Completion-handler form of ``load()``. The handler runs on an arbitrary thread.
     public func load(completion: @escaping @Sendable (Result<Void, DigitalInkError>) -> Void) {
         Self.complete(completion) { try await self.load() }

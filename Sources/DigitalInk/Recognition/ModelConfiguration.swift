@@ -13,7 +13,8 @@ import Foundation
 /// ```
 /// For a text model `labels` are the characters of classes 1...; for a shapes model (`kind` "shapes")
 /// they name classes 0... and there is no blank and no decoder. A text model whose labels are not the
-/// text's characters says how they spell it in `textForm` (``TextForm``).
+/// text's characters says how they spell it in `textForm` (``TextForm``); a model of a script written
+/// right to left says so in `"direction": "rtl"` (``WritingDirection``; absent: `"ltr"`).
 @_spi(Engine) public struct ModelConfiguration: Sendable, Hashable, Codable {
     public struct Features: Sendable, Hashable, Codable {
         /// A ``FeatureExtractor/Scheme`` raw value: `resampled-v2` (text) or `resampled-v1` (shapes).
@@ -71,10 +72,17 @@ import Foundation
     /// How the labels spell text: a ``TextForm`` raw value (`"hangul-jamo"`), or absent (nil) where the
     /// labels are the text's characters, as for most models. ``load(from:)`` rejects any other value.
     public var textForm: String?
+    /// The direction the model's script is written in: a ``WritingDirection`` raw value (`"ltr"`,
+    /// `"rtl"`), or absent (nil) for left to right. ``load(from:)`` rejects any other value.
+    public var direction: String?
 
     /// The model's text form; nil where its labels are the text's characters (``load(from:)`` has
     /// checked that `textForm` names one).
     var labelTextForm: TextForm? { textForm.flatMap(TextForm.init(rawValue:)) }
+
+    /// The model's writing direction (``direction``; left to right where absent). ``load(from:)`` has
+    /// checked that `direction` names one.
+    public var writingDirection: WritingDirection { direction.flatMap(WritingDirection.init(rawValue:)) ?? .leftToRight }
 
     /// The model's kind; ``load(from:)`` has checked that `kind` names one.
     var modelKind: ModelKind { ModelKind(configurationName: kind) ?? .text }
@@ -152,6 +160,9 @@ import Foundation
         if let lm = decoder?.languageModel { try Self.checkRelativePath(lm, field: "decoder.languageModel", file: file) }
         guard let modelKind = ModelKind(configurationName: kind) else {
             throw bad("unknown kind \(kind) (\(ModelKind.configurationNames.keys.sorted().joined(separator: ", ")))")
+        }
+        if let direction, WritingDirection(rawValue: direction) == nil {
+            throw bad("direction: unknown \"\(direction)\" (known: \(WritingDirection.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         switch modelKind {
         case .text:

@@ -12,11 +12,34 @@ public struct PageRecognitionResult: Sendable, Hashable, Codable {
         /// The line's candidates, best first, as ``DigitalInkRecognizer/recognize(_:context:)`` gives
         /// them for the line's strokes alone.
         public var candidates: [DigitalInkRecognitionCandidate]
+        /// The direction the line was read in: the model's ``DigitalInkRecognizer/writingDirection``.
+        /// It decided the order of ``strokeIndices`` (word clusters from the line's left end, or from
+        /// its right end), and says how to show ``text`` (a right-to-left paragraph). Decoding JSON
+        /// without it (written before it existed) gives ``WritingDirection/leftToRight``.
+        public var direction: WritingDirection
 
+        /// A line read left to right.
         public init(strokeIndices: [Int], boundingBox: BoundingBox, candidates: [DigitalInkRecognitionCandidate]) {
+            self.init(strokeIndices: strokeIndices, boundingBox: boundingBox, candidates: candidates, direction: .leftToRight)
+        }
+
+        /// A line read in `direction`.
+        public init(strokeIndices: [Int], boundingBox: BoundingBox, candidates: [DigitalInkRecognitionCandidate],
+                    direction: WritingDirection) {
             self.strokeIndices = strokeIndices
             self.boundingBox = boundingBox
             self.candidates = candidates
+            self.direction = direction
+        }
+
+        /// Decodes a line; a missing `direction` (JSON written before lines had one) is
+        /// ``WritingDirection/leftToRight``.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            strokeIndices = try c.decode([Int].self, forKey: .strokeIndices)
+            boundingBox = try c.decode(BoundingBox.self, forKey: .boundingBox)
+            candidates = try c.decode([DigitalInkRecognitionCandidate].self, forKey: .candidates)
+            direction = try c.decodeIfPresent(WritingDirection.self, forKey: .direction) ?? .leftToRight
         }
 
         /// The best candidate's text, or "" when the line has no candidates.

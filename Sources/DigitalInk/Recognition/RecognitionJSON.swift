@@ -13,12 +13,13 @@ public enum RecognitionJSON {
         ["candidates": result.candidates.map(candidate)]
     }
 
-    /// `{"text": page text, "lines": [{"text", "strokes", "box", "candidates"}]}`.
+    /// `{"text": page text, "lines": [{"text", "strokes", "box", "direction", "candidates"}]}`, where
+    /// `direction` is the line's reading direction, `"ltr"` or `"rtl"` (``WritingDirection``).
     public static func page(_ result: PageRecognitionResult) -> [String: Any] {
         ["text": result.text,
          "lines": result.lines.map { line -> [String: Any] in
              ["text": line.text, "strokes": line.strokeIndices, "box": box(line.boundingBox),
-              "candidates": line.candidates.map(candidate)]
+              "direction": line.direction.rawValue, "candidates": line.candidates.map(candidate)]
          }]
     }
 

@@ -17,7 +17,7 @@ import time
 
 from inkrec_training.paths import WORK
 
-LANGUAGES = ("ca cs da de de-CH en en-unipen es fi fil fr hu id is it lt lv ms nb nl pl pt ro sh sk sl sv tr vi ru uk bg mk sr el ko").split()
+LANGUAGES = ("ca cs da de de-CH en en-unipen es fi fil fr hu id is it lt lv ms nb nl pl pt ro sh sk sl sv tr vi ru uk bg mk sr el ko he ar fa ur").split()
 
 
 def arguments(code: str) -> list[str]:

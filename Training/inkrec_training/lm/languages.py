@@ -89,10 +89,22 @@ LANGUAGES: dict[str, Language] = {
                    notes="written in conjoining jamo (the hangul network's labels): each syllable its canonical "
                          "decomposition; words are wordfreq's morphemes and eojeol made of a stem and a particle "
                          "in its right form (writing/text.py); the ₩ sign is not in the character set"),
+    "he": Language("Hebrew", "".join(charset.HEBREW_LETTERS), ("\u201d", "\u201d"), extra="\u05f3\u05f4\u05be",
+                   capitalized_mid=0.0, currency="\u20aa",
+                   notes="no capitals and no vowel points; words are wordfreq's, in logical (reading) order"),
+    "ar": Language("Arabic", "ءآأؤإئابةتثجحخدذرزسشصضطظعغفقكلمنهوىي", ("\u00ab", "\u00bb"), extra="\u060c\u061b\u061f",
+                   capitalized_mid=0.0, decimal_comma=False, currency="$",
+                   notes="no capitals and no harakat; words in logical order; the Arabic comma and question mark "
+                         "besides the ASCII ones"),
+    "fa": Language("Persian", "آاأبپتثجچحخدذرزژسشصضطظعغفقکگلمنوهیئء", ("\u00ab", "\u00bb"), extra="\u060c\u061b\u061f",
+                   capitalized_mid=0.0, decimal_comma=False, currency="$",
+                   notes="words written with a zero-width non-joiner (می‌خواهم) are left out: the set has no ZWNJ"),
+    "ur": Language("Urdu", "آابپتٹثجچحخدڈذرڑزژسشصضطظعغفقکگلمنںوہھءیےئۓ", ("\u201c", "\u201d"),
+                   extra="\u060c\u061b\u061f", capitalized_mid=0.0, decimal_comma=False, currency="$"),
 }
 CYRILLIC = ("ru", "uk", "bg", "mk", "sr")
 # Languages whose words come through the script kit's ``writing.text`` (made right for their script).
-KIT = CYRILLIC + ("el", "ko")
+KIT = CYRILLIC + ("el", "ko", "he", "ar", "fa", "ur")
 
 # Letters wordfreq spells in an older or other form, written the language's way (Romanian s and t
 # with a cedilla are the comma-below letters).

@@ -16,19 +16,24 @@ ALPHABETS: dict[str, str] = {
     "mk": "абвгдѓежзѕијклљмнњопрстќуфхцчџш",
     "sr": "абвгдђежзијклљмнњопрстћуфхцчџш",
     "el": "αβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώϊϋΐΰ",
+    "he": "אבגדהוזחטיכךלמםנןסעפףצץקרשת",
+    "ar": "ءآأؤإئابةتثجحخدذرزسشصضطظعغفقكلمنهوىي",
+    "fa": "آاأبپتثجچحخدذرزژسشصضطظعغفقکگلمنوهیئء",
+    "ur": "آابپتٹثجچحخدڈذرڑزژسشصضطظعغفقکگلمنںوہھءیےئۓ",
     "vi": "aăâbcdđeêghiklmnoôơpqrstuưvxy" "àáãảạằắẳẵặầấẩẫậèéẻẽẹềếểễệìíỉĩịòóỏõọồốổỗộờớởỡợùúủũụừứửữựỳýỷỹỵ",
 }
 # Letters a language writes inside words besides its alphabet (Ukrainian's apostrophe: м'ясо, п’ять).
 WORD_MARKS: dict[str, str] = {"uk": "'\u2019"}
 
 SCRIPTS: dict[str, str] = {"ru": "Cyrl", "uk": "Cyrl", "bg": "Cyrl", "mk": "Cyrl", "sr": "Cyrl", "el": "Grek",
-                           "ko": "Hang", "vi": "Latn"}
+                           "ko": "Hang", "vi": "Latn", "he": "Hebr",
+                           "ar": "Arab", "fa": "Arab", "ur": "Arab"}
 
-_PREFIX = {"CYRILLIC": "Cyrl", "GREEK": "Grek", "HANGUL": "Hang", "LATIN": "Latn"}
+_PREFIX = {"CYRILLIC": "Cyrl", "GREEK": "Grek", "HANGUL": "Hang", "LATIN": "Latn", "HEBREW": "Hebr", "ARABIC": "Arab"}
 
 
 def script_of(c: str) -> str | None:
-    """The script of letter ``c`` (Cyrl, Grek, Hang, Latn), or None for other characters."""
+    """The script of letter ``c`` (Arab, Cyrl, Grek, Hang, Hebr, Latn), or None for other characters."""
     name = unicodedata.name(c, "")
     return _PREFIX.get(name.split(" ")[0])
 

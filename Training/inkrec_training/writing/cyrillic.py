@@ -7,7 +7,7 @@ descender or as ∂, з like a 3 with a tail, л and м whose left leg rises fro
 capitals as upright print-like handwritten capitals. Each form (a *variant*) is a list of strokes in
 writing order, each stroke a list of control points ``(x, y)`` in the pen's direction, in x-height units:
 baseline at y = 0, y down, the x-height line at y = -1, capitals and ascenders up to about y = -1.45,
-descenders to about y = +0.5, the letter's left edge near x = 0. ``_smooth`` turns the control points into
+descenders to about y = +0.5, the letter's left edge near x = 0. ``curves.smooth`` turns the control points into
 a curve (centripetal Catmull-Rom, about 0.04 apart); a repeated control point is a sharp corner.
 
 Letters that people write in two (or three) ways have a variant each (an allograph: cursive т like m and
@@ -22,12 +22,12 @@ Letters with diacritics are not drawn (``MARKED``): й ё ї ў ѓ ќ are their 
 from __future__ import annotations
 
 import random
-from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Optional
 
 import numpy as np
 
 from . import alphabets as _alphabets
+from .curves import DrawnLetters, smooth as _smooth
 
 # The Cyrillic alphabets of ``alphabets.ALPHABETS``.
 ALPHABETS: dict[str, str] = {code: _alphabets.ALPHABETS[code] for code in ("ru", "uk", "bg", "mk", "sr")}
@@ -43,66 +43,6 @@ DOTTED = frozenset("\u0456\u0458")  # і ј
 
 Stroke = list[tuple[float, float]]
 Glyph = list[Stroke]
-
-
-def _smooth(points: Sequence[tuple[float, float]], step: float = 0.04) -> np.ndarray:
-    """A stroke's control points as a smooth curve through them (centripetal Catmull-Rom), densified so
-    consecutive points are about ``step`` apart. Two points give a straight line; a point repeated (two
-    equal consecutive points) is a sharp corner: the curve is smoothed piecewise between corners."""
-    p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    if len(p) == 0:
-        return p
-    # Split at repeated points (corners).
-    pieces, cur = [], [p[0]]
-    for q in p[1:]:
-        if np.linalg.norm(q - cur[-1]) < 1e-9:
-            pieces.append(np.array(cur))
-            cur = [q]
-        else:
-            cur.append(q)
-    pieces.append(np.array(cur))
-    out = [pieces[0][:1]]
-    for piece in pieces:
-        if len(piece) < 2:
-            continue
-        dense = _catmull_rom(piece)
-        out.append(_resample(dense, step)[1:])
-    return np.concatenate(out)
-
-
-def _catmull_rom(p: np.ndarray, per: int = 24) -> np.ndarray:
-    if len(p) == 2:
-        t = np.linspace(0, 1, per + 1)[:, None]
-        return p[0] * (1 - t) + p[1] * t
-    # Phantom end points continue the first and last spans.
-    ext = np.concatenate([[2 * p[0] - p[1]], p, [2 * p[-1] - p[-2]]])
-    out = [p[:1]]
-    for i in range(1, len(ext) - 2):
-        p0, p1, p2, p3 = ext[i - 1], ext[i], ext[i + 1], ext[i + 2]
-        d01 = max(np.linalg.norm(p1 - p0) ** 0.5, 1e-6)
-        d12 = max(np.linalg.norm(p2 - p1) ** 0.5, 1e-6)
-        d23 = max(np.linalg.norm(p3 - p2) ** 0.5, 1e-6)
-        t0, t1 = 0.0, d01
-        t2, t3 = t1 + d12, t1 + d12 + d23
-        t = np.linspace(t1, t2, per + 1)[1:, None]
-        a1 = (t1 - t) / (t1 - t0) * p0 + (t - t0) / (t1 - t0) * p1
-        a2 = (t2 - t) / (t2 - t1) * p1 + (t - t1) / (t2 - t1) * p2
-        a3 = (t3 - t) / (t3 - t2) * p2 + (t - t2) / (t3 - t2) * p3
-        b1 = (t2 - t) / (t2 - t0) * a1 + (t - t0) / (t2 - t0) * a2
-        b2 = (t3 - t) / (t3 - t1) * a2 + (t - t1) / (t3 - t1) * a3
-        out.append((t2 - t) / (t2 - t1) * b1 + (t - t1) / (t2 - t1) * b2)
-    return np.concatenate(out)
-
-
-def _resample(c: np.ndarray, step: float) -> np.ndarray:
-    d = np.sqrt((np.diff(c, axis=0) ** 2).sum(axis=1))
-    cum = np.concatenate([[0.0], np.cumsum(d)])
-    total = float(cum[-1])
-    if total <= 1e-9:
-        return c[[0, -1]]
-    n = max(1, int(round(total / step)))
-    s = np.linspace(0.0, total, n + 1)
-    return np.stack([np.interp(s, cum, c[:, 0]), np.interp(s, cum, c[:, 1])], axis=1)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -426,20 +366,10 @@ CAPITAL: dict[str, list[Glyph]] = {
 
 TEMPLATES: dict[str, list[Glyph]] = {**LOWER, **CAPITAL}
 
+DRAWN = DrawnLetters(TEMPLATES)
 # The held-out form of each letter written more than one way: its last variant.
-HELDOUT_VARIANT: dict[str, int] = {c: len(v) - 1 for c, v in TEMPLATES.items() if len(v) >= 2}
-
-
-@lru_cache(maxsize=None)
-def _smoothed(c: str, i: int) -> tuple[np.ndarray, ...]:
-    return tuple(_smooth(s) for s in TEMPLATES[c][i])
-
-
-def training_variants(c: str, hold_out_forms: bool = True) -> list[int]:
-    """The variants of ``c`` that training may use: all but the held-out one with ``hold_out_forms``, else all."""
-    n = len(TEMPLATES[c])
-    h = HELDOUT_VARIANT.get(c) if hold_out_forms else None
-    return [i for i in range(n) if i != h]
+HELDOUT_VARIANT: dict[str, int] = DRAWN.heldout_variant
+training_variants = DRAWN.training_variants
 
 
 def letter(c: str, variant=None, rng: Optional[random.Random] = None, hold_out_forms: bool = False
@@ -458,18 +388,8 @@ def letter(c: str, variant=None, rng: Optional[random.Random] = None, hold_out_f
         if "dotless" in marks and base in DOTTED:
             strokes = strokes[:-1]
         return strokes, tuple(m for m in marks if m != "dotless") + got[1]
-    if c not in TEMPLATES:
-        return None
-    if variant is None:
-        rng = rng or random.Random()
-        i = rng.choice(training_variants(c, hold_out_forms))
-    elif variant == "heldout":
-        i = HELDOUT_VARIANT.get(c, 0)
-    else:
-        i = int(variant)
-        if not 0 <= i < len(TEMPLATES[c]):
-            raise IndexError(f"{c!r} has {len(TEMPLATES[c])} variants")
-    return [s.copy() for s in _smoothed(c, i)], ()
+    strokes = DRAWN.strokes(c, variant, rng, hold_out_forms)
+    return None if strokes is None else (strokes, ())
 
 
 def word(w: str, rng: random.Random, heldout: bool = False, hold_out_forms: bool = False

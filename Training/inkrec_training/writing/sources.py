@@ -47,6 +47,7 @@ SCRIPTS: dict[str, tuple[Source, ...]] = {
     "Grek": (UNIPEN, HERSHEY, DRAWN, NOTO, WORDFREQ),
     "Hang": (DRAWN, NANUM_PEN, WORDFREQ),
     "Hani": (MAKE_ME_A_HANZI, KANJIVG, WORDFREQ),
+    "Hebr": (DRAWN, WORDFREQ),
 }
 
 

@@ -35,10 +35,10 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from . import alphabets, cyrillic, greek, hangul, homoglyphs, text, writer
+from . import alphabets, arabic, cyrillic, greek, hangul, hebrew, homoglyphs, text, writer
 
 # The letter drawings of each script that a word can be written from.
-LETTERS = {"Cyrl": cyrillic.word, "Grek": greek.word, "Hang": None}
+LETTERS = {"Cyrl": cyrillic.word, "Grek": greek.word, "Hebr": hebrew.word, "Arab": arabic.word, "Hang": None}
 # Units per em of generated Hangul: a syllable is about as tall as a Latin capital over 1.6 x-heights.
 HANGUL_EM = 160.0
 # Latin words and numbers that appear inside Korean lines.
@@ -122,7 +122,7 @@ class ScriptSources:
             pairs = [(w, f) for w, f in zip(ws, wt) if len(w) >= 2 and homoglyphs.composable(w)]
             self.real_vocab[l] = ([w for w, _ in pairs], [f for _, f in pairs])
         self.by_writer, self.writers, self.xh = {}, [], {}
-        if chars and self.script != "Hang":
+        if chars and any(ws for ws, _ in self.real_vocab.values()):  # a script with homoglyph words
             from .. import compose
             by_writer = compose.writer_characters(list(chars))
             for w, d in by_writer.items():
@@ -161,6 +161,8 @@ class ScriptSources:
     def _write(self, w: str, style: writer.Style, rng: random.Random) -> Optional[list[np.ndarray]]:
         if self.script == "Hang":
             return write_hangul(w, style, rng)
+        if self.script == "Arab":  # joined pieces, not letters: the script's own writer
+            return arabic.write_word(w, self.rules, style, rng)
         letters = self.letters(w, rng, heldout=self.forms == "heldout", hold_out_forms=self.forms == "training")
         if letters is None:
             return None
@@ -202,6 +204,7 @@ class ScriptSources:
         if self.script == "Hang":
             return self._korean_line(rng, lang, max_words, keep_time)
         style = self._style(rng)
+        rtl = self.rules.writing == "rtl"  # words go right to left, the first rightmost
         words, strokes, x, t0 = [], [], 0.0, 0.0
         for k in range(rng.randint(2, max_words)):
             _, w = self._text(rng, lang)
@@ -211,21 +214,25 @@ class ScriptSources:
             if got is None:
                 continue
             allp = np.concatenate(got)
-            dx = x - float(allp[:, 0].min())
+            dx = x - float(allp[:, 0].max() if rtl else allp[:, 0].min())
             dy = rng.gauss(0.0, 0.05) * unit
             for s in got:
                 strokes.append(s + np.array([dx, dy, t0]))
-            x = float(allp[:, 0].max()) + dx
+            x = float(allp[:, 0].min() if rtl else allp[:, 0].max()) + dx
             t0 = float(strokes[-1][-1, 2]) + rng.uniform(0.2, 0.5)
             words.append(w)
-            x += rng.uniform(0.45, 1.1) * unit * (1.0 + style.spacing)
+            gap = rng.uniform(0.45, 1.1) * unit * (1.0 + style.spacing)
+            x += -gap if rtl else gap
         if len(words) < 2:
             return None
         label = " ".join(words)
         r = rng.random()
         if r < 0.12:
             mark = rng.choice(".,")
-            last_x = max(float(s[:, 0].max()) for s in strokes)
+            if rtl:  # after the last word: to its left, the mark drawn where it ends
+                last_x = min(float(s[:, 0].min()) for s in strokes) - 0.35 * unit
+            else:
+                last_x = max(float(s[:, 0].max()) for s in strokes)
             p = _punctuation(mark, last_x, rng, unit)
             p[:, 2] += t0
             strokes.append(p)

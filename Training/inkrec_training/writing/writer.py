@@ -181,6 +181,8 @@ class ScriptRules:
                                           # (times 0.5 + the writer's join tendency)
     late_marks: frozenset = frozenset()   # marks written after the word (Vietnamese tones), not after their letter
     letter_gap: tuple = (0.08, 0.3)       # gap between letters, in x-heights (baseline layout)
+    writing: str = "ltr"                  # or "rtl": letters (and words on a line) go right to left, the
+                                          # first letter of the text rightmost (Hebrew, Arabic)
 
 
 RULES: dict[str, ScriptRules] = {
@@ -189,6 +191,8 @@ RULES: dict[str, ScriptRules] = {
     "Latn": ScriptRules("Latn", "baseline", letter_join=0.5),
     "Grek": ScriptRules("Grek", "baseline", stroke_order="rows", direction="down-right", letter_join=0.4),
     "Cyrl": ScriptRules("Cyrl", "baseline", letter_join=0.6),
+    "Arab": ScriptRules("Arab", "baseline", letter_join=1.0, letter_gap=(0.15, 0.45), writing="rtl"),
+    "Hebr": ScriptRules("Hebr", "baseline", letter_join=0.15, letter_gap=(0.1, 0.32), writing="rtl"),
     "Viet": ScriptRules("Latn", "baseline", letter_join=0.5,
                         late_marks=frozenset({"acute", "grave", "hook_above", "tilde", "dot_below"})),
 }
@@ -217,11 +221,13 @@ def normalize(glyph: Sequence[np.ndarray], rules: ScriptRules) -> list[np.ndarra
 def write_word(letters: Sequence[tuple[Sequence[np.ndarray], Sequence[str]]], rules: ScriptRules, style: Style,
                rng: random.Random, unit: float = 100.0) -> list[np.ndarray]:
     """A word of baseline glyphs written by ``style``: ``letters`` are (glyph strokes in x-height units, y down,
-    baseline 0; the names of its marks, ``accents``' shapes drawn above or below it). Letters go left to right
-    with the writer's gaps, size changes and baseline drift, some joined to the next by the pen (``rules``),
+    baseline 0; the names of its marks, ``accents``' shapes drawn above or below it), in text order. Letters go
+    left to right (right to left for ``rules.writing == "rtl"``: the first rightmost) with the writer's gaps,
+    size changes and baseline drift, some joined to the next by the pen (``rules``),
     marks right after their letter or, for ``rules.late_marks``, after the word. Returns ``[x, y, t]`` arrays,
     ``unit`` per x-height."""
     assert rules.layout == "baseline"
+    rtl = rules.writing == "rtl"
     strokes: list[np.ndarray] = []
     pauses: list[float] = []
     tail: list[np.ndarray] = []
@@ -236,8 +242,8 @@ def write_word(letters: Sequence[tuple[Sequence[np.ndarray], Sequence[str]]], ru
         size = float(np.clip(size * math.exp(rng.gauss(0, style.size_var * 0.5)), 0.8, 1.25))
         base = float(np.clip(base + rng.gauss(0, style.drift), -0.2, 0.2))
         allp = np.concatenate(written)
-        left = float(allp[:, 0].min())
-        placed = [(s - np.array([left, 0.0])) * size + np.array([x, base]) for s in written]
+        edge = float(allp[:, 0].max() if rtl else allp[:, 0].min())  # the side that meets the previous letter
+        placed = [(s - np.array([edge, 0.0])) * size + np.array([x, base]) for s in written]
         q = np.concatenate(placed)
         box = accents.LetterBox(float(q[:, 0].min()), float(q[:, 0].max()), float(q[:, 1].min()),
                                 float(q[:, 1].max()), size)
@@ -257,7 +263,8 @@ def write_word(letters: Sequence[tuple[Sequence[np.ndarray], Sequence[str]]], ru
                 else:
                     strokes.append(s)
                     pauses.append(rng.uniform(0.05, 0.15))
-        x = float(q[:, 0].max()) + rng.uniform(*rules.letter_gap) * (0.5 + style.spacing * 2)
+        gap = rng.uniform(*rules.letter_gap) * (0.5 + style.spacing * 2)
+        x = float(q[:, 0].min()) - gap if rtl else float(q[:, 0].max()) + gap
     for s in tail:
         strokes.append(s)
         pauses.append(rng.uniform(0.05, 0.15))

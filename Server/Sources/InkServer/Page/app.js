@@ -71,18 +71,29 @@ async function recognize() {
     if (id !== sent) return;  // a newer request is on its way
     if (!r.ok) { status.textContent = answer.error || ("HTTP " + r.status); return; }
     status.textContent = "";
-    list.innerHTML = "";
-    for (const c of answer.candidates || []) {
-      const li = document.createElement("li");
-      li.textContent = c.text;
-      const s = document.createElement("span");
-      s.className = "score";
-      s.textContent = "score " + (c.score === null ? "–" : c.score.toFixed(2)) +
-        (c.confidence !== undefined && c.confidence !== null ? ", confidence " + Math.round(100 * c.confidence) + "%" : "");
-      li.appendChild(s);
-      list.appendChild(li);
-    }
+    showCandidates(answer.candidates || []);
   } catch (err) { status.textContent = String(err); }
+}
+// The candidates in the list, each text in an element of its own with dir="auto": the browser takes
+// its direction from its first strong character, so Hebrew or Arabic text reads right to left (and
+// its score stays beside it) while the page stays left to right.
+function showCandidates(candidates) {
+  const list = document.getElementById("candidates");
+  list.innerHTML = "";
+  for (const c of candidates) {
+    const li = document.createElement("li");
+    const t = document.createElement("span");
+    t.className = "text";
+    t.dir = "auto";
+    t.textContent = c.text;
+    li.appendChild(t);
+    const s = document.createElement("span");
+    s.className = "score";
+    s.textContent = "score " + (c.score === null ? "–" : c.score.toFixed(2)) +
+      (c.confidence !== undefined && c.confidence !== null ? ", confidence " + Math.round(100 * c.confidence) + "%" : "");
+    li.appendChild(s);
+    list.appendChild(li);
+  }
 }
 document.getElementById("undo").onclick = () => { strokes.pop(); redraw(); schedule(); };
 document.getElementById("clear").onclick = () => { strokes.length = 0; start = null; redraw(); schedule(); };

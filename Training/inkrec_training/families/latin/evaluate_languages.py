@@ -94,11 +94,11 @@ def make_words(ident: str, by_writer: dict, xh: dict, writers: list, n: int, see
 
 def model_dirs(models: str) -> dict:
     """{identifier: model directory} of the Latin-script language models under ``models`` (those of
-    export_latin.LANGUAGE_MODELS whose letters are Latin: the Cyrillic and Greek ones are ``scripts evaluate
-    models``')."""
+    export_latin.LANGUAGE_MODELS whose letters are Latin, Vietnamese included: the script kit's, Cyrillic, Greek,
+    Korean, Hebrew, Arabic, are ``scripts evaluate models``')."""
     from inkrec_training.families.latin.export import LANGUAGE_MODELS
     return {name: os.path.join(models, name) for name in sorted(os.listdir(models))
-            if name in LANGUAGE_MODELS and charset.for_language(LANGUAGE_MODELS[name][0].split("-")[0]) not in ("cyrillic", "greek")
+            if name in LANGUAGE_MODELS and charset.for_language(LANGUAGE_MODELS[name][0].split("-")[0]) in ("latin", "vietnamese")
             and os.path.exists(os.path.join(models, name, "model.json"))}
 
 

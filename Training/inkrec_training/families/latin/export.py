@@ -60,6 +60,8 @@ LANGUAGE_MODELS = {
     "mk": ("mk", "Macedonian", []), "sr": ("sr", "Serbian in Cyrillic script", ["sr-Cyrl"]),
     "el": ("el", "Greek", []),
     "ko": ("ko", "Korean", []),
+    "he": ("he", "Hebrew", []),
+    "ar": ("ar", "Arabic", []), "fa": ("fa", "Persian", []), "ur": ("ur", "Urdu", []),
 }
 
 # What each character set's network is called and how its README and cards describe it.
@@ -74,7 +76,14 @@ NETWORKS = {
                       "dialytika included)", "The Greek model `el`"),
     "hangul": ("hang", "the Korean network (the Latin network's letters and the 67 Hangul conjoining jamo, composed "
                        "into syllables after decoding)", "The Korean model `ko`"),
+    "arabic": ("arab", "the Arabic-script network (the Latin network's letters and the 50 letters of Arabic, Persian and "
+                       "Urdu, with Arabic-Indic and Persian digits, read right to left)",
+               "Every Arabic-script language model (`ar`, `fa`, `ur`)"),
+    "hebrew": ("hebr", "the Hebrew network (the Latin network's letters and the 27 Hebrew letters, read right to left)",
+               "The Hebrew model `he`"),
 }
+# Character sets whose script is written right to left: their models' config.json says "direction": "rtl".
+RIGHT_TO_LEFT = frozenset({"hebrew", "arabic"})
 
 
 def identifiers_of(charset_name: str) -> list[str]:
@@ -270,6 +279,7 @@ def main():
             "network": {"weights": f"../{net}/weights.safetensors", **cfg, "precision": "int8"},
             "labels": charset.CHARACTERS, "blankIndex": charset.BLANK,
             **({"textForm": "hangul-jamo"} if args.charset == "hangul" else {}),
+            **({"direction": "rtl"} if args.charset in RIGHT_TO_LEFT else {}),
             "decoder": {"languageModel": "lm.bin",
                         "lmWeight": per_language.get(ident, {}).get("lmWeight", args.lm_weight),
                         "insertionBonus": per_language.get(ident, {}).get("insertionBonus", args.insertion_bonus),

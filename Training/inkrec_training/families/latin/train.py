@@ -270,8 +270,7 @@ def add_training_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--mix-words", type=float, default=0.5,
                     help="share of real words plus synthetic ink (the rest: 0.2 synthetic lines, 0.15 real lines, "
                          "0.15 characters, scaled to fill 1 - this share)")
-    ap.add_argument("--charset", default="western", choices=["western", "latin", "vietnamese", "cyrillic", "greek", "hangul",
-                                                                 "hangul-syllables"],
+    ap.add_argument("--charset", default="western", choices=sorted(charset.SETS),
                     help="the output character set (inkrec_training/charset.py)")
     ap.add_argument("--languages", default="",
                     help="comma-separated wordfreq codes (or 'all') whose composed accented ink joins the mix "

@@ -134,7 +134,7 @@ def model_dirs(models: str, langs: list[str]) -> dict:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", default=os.path.join(ROOT, "Models"))
-    ap.add_argument("--languages", default="ru,uk,bg,mk,sr,el,ko", help="comma-separated wordfreq codes (those with "
+    ap.add_argument("--languages", default="ru,uk,bg,mk,sr,el,ko,he", help="comma-separated wordfreq codes (those with "
                     "a model under --models)")
     ap.add_argument("--words", type=int, default=200, help="words of each kind per language")
     ap.add_argument("--set", default="reported", choices=["reported", "tuning"])
@@ -218,6 +218,15 @@ def _wrong(r: dict) -> str:
     return ", ".join(f"{w['ref']} → {w['hyp'] or '(nothing)'}" for w in r["wrong"][:8]) or "none"
 
 
+def _card_end(dec: dict, code: str, args, note: str = "") -> str:
+    """The end of a card's figures section: its decoder settings (and ``note``), the command, the end marker."""
+    return (f"Decoder (`config.json`): beam {dec.get('beamWidth')}, LM weight {dec.get('lmWeight')}, insertion bonus\n"
+            f"{dec.get('insertionBonus')} (chosen on the tuning writers and words, `scripts evaluate models --set "
+            f"tuning --sweep`).{chr(10) + note if note else ''}\n\n"
+            f"`python3 -m inkrec_training scripts evaluate models --languages {code} --words {args.words} --seed "
+            f"{args.seed} --card`\n{CARD_END}")
+
+
 def write_card(model_dir: str, code: str, r: dict, args) -> None:
     from inkrec_training.families.scripts.card import SCRIPT_NETWORKS
     spec = next(n for n in SCRIPT_NETWORKS.values() if code in n.languages)
@@ -226,8 +235,8 @@ def write_card(model_dir: str, code: str, r: dict, args) -> None:
     g, rl = r["generated"], r["real_letters"]
     dec = (json.load(open(os.path.join(model_dir, "config.json"), encoding="utf-8")).get("decoder") or {})
     if rl is None:
-        cards.write_section(os.path.join(model_dir, "MODEL_CARD.md"), CARD_BEGIN, CARD_END,
-                            korean_card(code, r, dec, spec, args))
+        card = korean_card if code == "ko" else generated_card
+        cards.write_section(os.path.join(model_dir, "MODEL_CARD.md"), CARD_BEGIN, CARD_END, card(code, r, dec, spec, args))
         return
     section = f"""{CARD_BEGIN}
 ## Accuracy on held-out generated ink, and on words of real letters
@@ -257,11 +266,7 @@ Most frequent errors (reference → reading): {_wrong(g)}.
 
 Most frequent errors (reference → reading): {_wrong(rl)}.
 
-Decoder (`config.json`): beam {dec.get('beamWidth')}, LM weight {dec.get('lmWeight')}, insertion bonus
-{dec.get('insertionBonus')} (chosen on the tuning writers and words, `scripts evaluate models --set tuning --sweep`).
-
-`python3 -m inkrec_training scripts evaluate models --languages {code} --words {args.words} --seed {args.seed} --card`
-{CARD_END}"""
+{_card_end(dec, code, args)}"""
     cards.write_section(os.path.join(model_dir, "MODEL_CARD.md"), CARD_BEGIN, CARD_END, section)
 
 
@@ -287,12 +292,32 @@ person's hand (their jamo shapes, their cursive joins), which only real Korean i
 
 Most frequent errors (reference → reading): {_wrong(g)}.
 
-Decoder (`config.json`): beam {dec.get('beamWidth')}, LM weight {dec.get('lmWeight')}, insertion bonus
-{dec.get('insertionBonus')} (chosen on the tuning writers and words, `scripts evaluate models --set tuning --sweep`).
-Why jamo and not syllables: `Docs/scripts.md`, "Korean".
+{_card_end(dec, code, args, 'Why jamo and not syllables: `Docs/scripts.md`, "Korean".')}"""
 
-`python3 -m inkrec_training scripts evaluate models --languages {code} --words {args.words} --seed {args.seed} --card`
-{CARD_END}"""
+
+def generated_card(code: str, r: dict, dec: dict, spec, args) -> str:
+    """The figures section of a card whose script has no letter written like a Latin one (Hebrew): generated
+    ink only."""
+    g = r["generated"]
+    return f"""{CARD_BEGIN}
+## Accuracy on held-out generated ink
+
+Nobody wrote {spec.script} for this model; no real {spec.script} handwriting was available to measure it, and no
+{spec.script} letter is written like a Latin one, so there are no words of real letters either.
+
+**Generated ink** ({g['words']} words of the language, drawn ∝ frequency^0.5 from its 20,000 most frequent of two
+letters or more): {spec.letter_forms}, written by held-out writers of the writer model (parameters never trained
+on). This is the writer model reading its own letters and says little about a person's hand, whose letter forms
+may not be among the drawn ones; only real {spec.script} ink would measure that.
+
+| measure (generated ink) | value |
+| --- | ---: |
+| word accuracy, with the language model | {100 * g['word_acc']:.1f}% |
+| character error rate | {100 * g['cer']:.1f}% |
+
+Most frequent errors (reference → reading): {_wrong(g)}.
+
+{_card_end(dec, code, args)}"""
 
 
 def write_readme_table(results: dict, args) -> None:
@@ -311,7 +336,7 @@ def write_readme_table(results: dict, args) -> None:
     rows = ["| model | language | also matches | language model | generated words right | CER | real-letter words right | CER |",
             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"] + [by_ident[k] for k in sorted(by_ident)]
     table = (f"{TABLE_BEGIN}\n{chr(10).join(rows)}\n\nGenerated: {args.words} words per language written by held-out "
-             "writers of the writer model from the kit's letters (Cyrillic drawn, Greek from Hershey, Korean eojeol from drawn jamo; for `ko` the CER counts syllables). Real letters: words made only of letters whose "
+             "writers of the writer model from the kit's letters (Cyrillic drawn, Greek from Hershey, Korean eojeol from drawn jamo, Hebrew drawn cursive written right to left; for `ko` the CER counts syllables). Real letters: words made only of letters whose "
              f"handwritten form Latin shares, built from held-out UNIPEN writers' isolated characters. Each with the "
              f"model's LM (`python3 -m inkrec_training scripts evaluate models --words {args.words} --readme`).\n{TABLE_END}\n")
     cards.write_section(path, TABLE_BEGIN, TABLE_END, table)

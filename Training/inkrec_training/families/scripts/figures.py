@@ -3,7 +3,7 @@
 
     python3 -m inkrec_training scripts data figures --out Docs/scripts
 
-Writes six SVGs, each a grid of inks with their labels:
+Writes nine SVGs, each a grid of inks with their labels:
 `vietnamese.svg` (Vietnamese words built from one training writer's isolated UNIPEN characters, stacked
 marks, tone marks late half the time), `homoglyphs.svg` (Russian, Ukrainian, Bulgarian, Macedonian,
 Serbian and Greek words built from real UNIPEN letters of the same handwritten form) and
@@ -12,7 +12,10 @@ generator starts from) and `greek-generated.svg` (Greek words written from those
 writers of the writer model, `writing.writer.write_word`) and `hangul-generated.svg` (Korean phrases from
 the drawn jamo and block layouts, `writing.hangul`, written by held-out writers through the CJK generator) and
 `cyrillic-generated.svg` (Russian, Ukrainian, Bulgarian, Macedonian and Serbian words from the drawn
-handwritten letters, `writing.cyrillic`, by held-out writers).
+handwritten letters, `writing.cyrillic`, by held-out writers), `hebrew-letters.svg` (every drawn cursive
+Hebrew letter form, `writing.hebrew`) and `hebrew-generated.svg` (Hebrew words written right to left from
+them by held-out writers) and `arabic-generated.svg` (Arabic, Persian and Urdu words from the traced joining
+forms, `writing.arabic`, right to left); `--only rtl` writes only the last three.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from inkrec_training.paths import TRAINING as HERE
 from inkrec_training import compose, data, languages, splits
 from inkrec_training.families.latin.composer_figures import svg
 from inkrec_training import cjk
-from inkrec_training.writing import cyrillic, greek, hangul, hershey, homoglyphs, text, writer
+from inkrec_training.writing import arabic, cyrillic, greek, hangul, hebrew, hershey, homoglyphs, text, writer
 
 
 def training_writers(min_letters: int = 40) -> dict:
@@ -76,17 +79,25 @@ def greek_letters() -> list:
     return rows
 
 
-def generated_greek(rng: random.Random, n: int = 12) -> list:
-    words, freqs = text.words("el", 5000)
-    rows = []
-    while len(rows) < n:
+def _written(rows: list, code: str, n: int, rng: random.Random, write) -> list:
+    """``n`` more words of ``code`` (wordfreq, three letters or more) into ``rows``, each written by
+    ``write(word, k)`` for held-out writer k (a write that gives None is drawn again)."""
+    words, freqs = text.words(code, 5000)
+    target = len(rows) + n
+    while len(rows) < target:
         w = rng.choices(words, freqs)[0]
         if len(w) < 3:
             continue
         k = len(rows)
-        ink = writer.write_word(greek.word(w), writer.RULES["Grek"], writer.heldout_writer(k), rng)
-        rows.append((f"el: {w} (held-out writer {k})", ink, None))
+        ink = write(w, k)
+        if ink is not None:
+            rows.append((f"{code}: {w} (held-out writer {k})", ink, None))
     return rows
+
+
+def generated_greek(rng: random.Random, n: int = 12) -> list:
+    return _written([], "el", n, rng, lambda w, k: writer.write_word(greek.word(w), writer.RULES["Grek"],
+                                                                     writer.heldout_writer(k), rng))
 
 
 def generated_cyrillic(rng: random.Random, per_language: int = 3) -> list:
@@ -118,12 +129,48 @@ def generated_korean(rng: random.Random, n: int = 9) -> list:
     return rows
 
 
+def hebrew_letters() -> list:
+    """Every drawn Hebrew letter form (``writing.hebrew``), as drawn: the templates the writer model varies."""
+    rows = []
+    for c in hebrew.LETTERS:
+        for v in range(len(hebrew.TEMPLATES[c])):
+            strokes, _ = hebrew.letter(c, v)
+            rows.append((c if v == 0 else f"{c} ({v + 1})", [s * 40.0 for s in strokes], None))
+    return rows
+
+
+def generated_hebrew(rng: random.Random, n: int = 12) -> list:
+    """Hebrew words (wordfreq) written right to left from the drawn letters by held-out writers."""
+    return _written([], "he", n, rng, lambda w, k: writer.write_word(hebrew.word(w, rng), writer.RULES["Hebr"],
+                                                                     writer.heldout_writer(k), rng))
+
+
+def generated_arabic(rng: random.Random, per_language: int = 4) -> list:
+    """Arabic, Persian and Urdu words (wordfreq) written right to left from the traced joining forms
+    (``writing.arabic``) by held-out writers, the dots after the body."""
+    rows: list = []
+    for code in ("ar", "fa", "ur"):
+        _written(rows, code, per_language, rng,
+                 lambda w, k: arabic.write_word(w, writer.RULES["Arab"], writer.heldout_writer(k), rng))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=os.path.join(HERE, "..", "Docs", "scripts"))
     ap.add_argument("--seed", type=int, default=4)
+    ap.add_argument("--only", choices=["rtl"], help="write only the right-to-left scripts' pictures (the others are "
+                                                     "left as they are)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    # Hebrew's pictures draw from their own seed, so adding them changed none of the others.
+    hrng = random.Random(args.seed + 40)
+    svg(hebrew_letters(), os.path.join(args.out, "hebrew-letters.svg"), cols=12, cell_w=60, cell_h=90)
+    svg(generated_hebrew(hrng), os.path.join(args.out, "hebrew-generated.svg"), cols=3, cell_w=340)
+    svg(generated_arabic(random.Random(args.seed + 41)), os.path.join(args.out, "arabic-generated.svg"), cols=3,
+        cell_w=340)
+    if args.only:
+        return
     by_writer = training_writers()
     rng = random.Random(args.seed)
     svg(vietnamese(by_writer, rng), os.path.join(args.out, "vietnamese.svg"))

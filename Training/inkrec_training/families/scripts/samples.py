@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generated samples of the script kit's languages (Cyrillic, Greek, Korean) for Samples/ (`generated-<lang>.json`), marked as generated.
+"""Generated samples of the script kit's languages (Cyrillic, Greek, Korean, Hebrew) for Samples/ (`generated-<lang>.json`), marked as generated.
 
     python3 -m inkrec_training scripts data samples
 
@@ -14,13 +14,16 @@ import json
 import os
 import random
 
+import numpy as np
+
 from inkrec_training.paths import ROOT
 from inkrec_training.writing import alphabets, training, writer
 
-WORDS = {"ru": "привет", "uk": "дякую", "bg": "здравей", "mk": "убаво", "sr": "хвала", "el": "ευχαριστώ", "ko": "감사합니다"}
+WORDS = {"ru": "привет", "uk": "дякую", "bg": "здравей", "mk": "убаво", "sr": "хвала", "el": "ευχαριστώ", "ko": "감사합니다", "he": "שלום"}
 WRITER_IDS = (100_000, 200_000)
 # Where each script's letter forms come from, for the note.
-LETTER_FORMS = {"Cyrl": "drawn letters", "Grek": "Hershey Greek letters", "Hang": "drawn jamo in their block layouts"}
+LETTER_FORMS = {"Cyrl": "drawn letters", "Grek": "Hershey Greek letters", "Hang": "drawn jamo in their block layouts",
+                "Hebr": "drawn cursive letters, written right to left"}
 
 
 def sample(lang: str, word: str, seed: int = 0) -> dict:
@@ -41,6 +44,39 @@ def sample(lang: str, word: str, seed: int = 0) -> dict:
                                     for p in s]} for s in strokes]}
 
 
+# A right-to-left page: its first word (rightmost) was written after the second, so reading order and writing
+# order differ (issue 40: a word written later to the right of a line goes first in the text).
+PAGE = {"he": ("שלום", "עולם")}
+
+
+def late_word_page(lang: str, seed: int = 0) -> dict:
+    """One line of two words of a right-to-left language by one held-out writer: the second word (on the left)
+    written first, then the first word to its right; the label is the text in logical order."""
+    first, second = PAGE[lang]
+    rng = random.Random(f"{lang}-page-{seed}")
+    wid = rng.randrange(*WRITER_IDS)
+    script = alphabets.SCRIPTS[lang]
+    style = writer.heldout_writer(wid)
+    inks = {}
+    for w in (second, first):
+        letters = training.LETTERS[script](w, rng)
+        inks[w] = writer.write_word(letters, writer.RULES[script], style, rng)
+    left, right = inks[second], inks[first]
+    # the first word to the right of the second, a word gap apart, on the same baseline; written later
+    gap = 70.0
+    lx = max(float(s[:, 0].max()) for s in left)
+    rx = min(float(s[:, 0].min()) for s in right)
+    t_end = max(float(s[-1, 2]) for s in left) + 0.6
+    moved = [s + np.array([lx + gap - rx, 0.0, t_end]) for s in right]
+    strokes = left + moved
+    return {"id": f"generated-{lang}-page", "label": f"{first} {second}",
+            "note": f"GENERATED, not real {lang} handwriting: two words of held-out writer {wid}, the second (left) "
+                    "written first, the first (right) written after it; read right to left the text is the label "
+                    "(python3 -m inkrec_training scripts data samples)",
+            "strokes": [{"points": [{"x": round(float(p[0]), 1), "y": round(float(p[1]), 1), "t": round(float(p[2]) * 1000)}
+                                    for p in s]} for s in strokes]}
+
+
 def main():
     argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     for lang, word in WORDS.items():
@@ -50,6 +86,13 @@ def main():
             json.dump(doc, f, ensure_ascii=False)
             f.write("\n")
         print(f"Samples/generated-{lang}.json: {word}")
+    for lang in PAGE:
+        doc = late_word_page(lang)
+        path = os.path.join(ROOT, "Samples", f"generated-{lang}-page.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f, ensure_ascii=False)
+            f.write("\n")
+        print(f"Samples/generated-{lang}-page.json: {doc['label']} (right to left, the first word written last)")
 
 
 if __name__ == "__main__":
