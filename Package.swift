@@ -60,6 +60,8 @@ let package = Package(
                 .copy("fr"),
                 .copy("grek-bilstm96x3"),
                 .copy("hang-bilstm96x3"),
+                .copy("he"),
+                .copy("hebr-bilstm96x3"),
                 .copy("hr"),
                 .copy("hu"),
                 .copy("id"),

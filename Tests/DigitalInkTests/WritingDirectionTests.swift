@@ -199,6 +199,49 @@ struct WritingDirectionTests {
         #expect(ltr.lines.allSatisfy { $0.direction == .leftToRight })
     }
 
+    @Test("a number written left to right inside a right-to-left line keeps its writing order (logical order); the words around it go right to left")
+    func leftToRightRunInsideRightToLeftLine() throws {
+        // Word A (strokes 0–2) at the right, then three digit-like bars (3–5) written left to right, then
+        // word B (6–8) at the left: the line reads A, the bars as written, B.
+        func bar(_ x: Float) -> Stroke {
+            Stroke(points: (0...10).map { StrokePoint(x: x, y: 100 + 2 * Float($0)) })
+        }
+        let a = RTLInk.word(right: 400, top: 100)
+        let bars = [bar(300), bar(310), bar(320)]
+        let b = RTLInk.word(right: 280, top: 100)
+        let ink = Ink(strokes: a + bars + b)
+        let lines = try InkLayout.lines(of: ink, direction: .rightToLeft)
+        #expect(lines.map(\.strokeIndices) == [Array(0..<9)])
+        // The same bars written right to left are a right-to-left run: read right to left.
+        let backwards = Ink(strokes: a + bars.reversed() + b)
+        #expect(try InkLayout.lines(of: backwards, direction: .rightToLeft).map(\.strokeIndices) == [Array(0..<9)])
+        // Written left to right but not one after the other (a bar added after word B): no run, right to left.
+        let late = Ink(strokes: a + [bars[0], bars[1]] + b + [bars[2]])
+        #expect(try InkLayout.lines(of: late, direction: .rightToLeft).map(\.strokeIndices) == [[0, 1, 2, 8, 3, 4, 5, 6, 7]])
+        // A left-to-right model's page is not touched: clusters left to right.
+        #expect(try InkLayout.lines(of: ink).map(\.strokeIndices) == [[8, 7, 6, 3, 4, 5, 2, 1, 0]])
+    }
+
+    @Test("the shipped Hebrew model reads a page right to left: the word written last, to the right of the other, comes first in the text")
+    func hebrewPageLateWordGoesFirst() async throws {
+        // Samples/generated-he-page.json: עולם (strokes 0–4) written first on the left, then שלום (5–8) to its
+        // right; the label is the text in logical order, "שלום עולם".
+        let doc = try sample("generated-he-page.json")
+        let label = try #require(doc.label)
+        let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(
+            modelDirectory: Fixtures.modelsDirectory.appendingPathComponent("he")))
+        #expect(try await recognizer.writingDirection == .rightToLeft)
+        let page = try await recognizer.recognizePage(doc.ink)
+        let line = try #require(page.lines.first)
+        #expect(page.lines.count == 1)
+        #expect(line.direction == .rightToLeft)
+        #expect(line.strokeIndices == Array(5..<9) + Array(0..<5))
+        #expect(page.text == label, "\(page.lines.map(\.text))")
+        // Read as the ink was written (no page layout), the words come in writing order instead.
+        let asWritten = try await recognizer.recognize(doc.ink).candidates.first?.text
+        #expect(asWritten != label, "\(String(describing: asWritten))")
+    }
+
     // MARK: Results
 
     static let line = PageRecognitionResult.Line(

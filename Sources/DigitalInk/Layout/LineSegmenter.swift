@@ -31,7 +31,9 @@ import Foundation
 /// top to bottom, clusters go right to left, strokes inside a cluster keep their writing order, and a
 /// right-to-left writer's writing runs look like a left-to-right writer's in the mirror. Only the
 /// strokes' geometry is mirrored (``StrokeGeometry/init(_:mirrored:)``); the lines' boxes are
-/// measured on the ink itself, in its own coordinates.
+/// measured on the ink itself, in its own coordinates. Inside a right-to-left line, a run of clusters
+/// written left to right (the digits of a number, a Latin phrase: ``leftToRightRuns``) keeps its
+/// writing order, which is its logical order.
 ///
 /// Where it fails: heavily overlapping lines (one written over another), lines closer than about
 /// half a stroke height, and text whose lines differ in skew by more than about 15° from each other.
@@ -130,7 +132,7 @@ struct LineSegmenter: Sendable {
         let middle = present.reduce(0.0) { $0 + frame[$1]!.centerX } / Double(present.count)
         let keyed = lines.map { (center: $0.predictedCenter(at: middle), first: $0.strokes.min()!, line: $0) }
             .sorted { ($0.center, $0.first) < ($1.center, $1.first) }
-        return keyed.map { Self.readingOrder($0.line, frame: frame, scale: h) }
+        return keyed.map { Self.readingOrder($0.line, frame: frame, scale: h, keepingLeftToRightRuns: mirrored) }
     }
 
     // MARK: - Steps
@@ -578,8 +580,11 @@ struct LineSegmenter: Sendable {
 
     /// The strokes of a line in reading order: clusters left to right (body strokes whose x-ranges
     /// overlap or lie within `0.15 scale`, with the marks attached to them); inside a cluster, writing
-    /// order.
-    static func readingOrder(_ line: LineBuilder, frame: [Int: StrokeGeometry.Frame], scale h: Double) -> [Int] {
+    /// order. With `keepingLeftToRightRuns` (a right-to-left line, seen mirrored), runs of clusters
+    /// written left to right inside it (``leftToRightRuns``: a number or a Latin word whose letters
+    /// stand apart) keep their writing order.
+    static func readingOrder(_ line: LineBuilder, frame: [Int: StrokeGeometry.Frame], scale h: Double,
+                             keepingLeftToRightRuns: Bool = false) -> [Int] {
         let body = line.strokes.sorted { (frame[$0]!.minX, $0) < (frame[$1]!.minX, $1) }
         var clusterOf: [Int: Int] = [:]
         var clusters: [(minX: Double, maxX: Double, strokes: [Int])] = []
@@ -594,8 +599,42 @@ struct LineSegmenter: Sendable {
             }
             clusterOf[i] = clusters.count - 1
         }
+        if keepingLeftToRightRuns {
+            for run in leftToRightRuns(clusters.map(\.strokes), frame: frame, scale: h) {
+                clusters[run].reverse()
+                for (k, c) in clusters.enumerated() { for i in c.strokes { clusterOf[i] = k } }
+            }
+        }
         for (mark, host) in line.marks { clusters[clusterOf[host]!].strokes.append(mark) }
         return clusters.flatMap { $0.strokes.sorted() }
+    }
+
+    /// Runs of clusters (given by their body strokes, in reading order of a right-to-left line seen
+    /// mirrored in x) that a writer wrote left to right: digits of a number or the words of a Latin
+    /// phrase inside a Hebrew or Arabic line, which must be read in their writing order to come out in
+    /// logical order. Two neighbours are such a pair when the one on the left (in the ink) was written
+    /// just before the one on its right (no other body stroke of the line between them), ended at its
+    /// right end and the next one started at its left end (each within `0.5 scale`). A word written
+    /// right to left ends at its left end, so a word written later to the right of another is not a
+    /// pair and still goes first. Returns maximal chains of pairs as index ranges into `clusters`.
+    static func leftToRightRuns(_ clusters: [[Int]], frame: [Int: StrokeGeometry.Frame], scale h: Double) -> [Range<Int>] {
+        let order = clusters.flatMap { $0 }.sorted()
+        let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        func isPair(_ right: [Int], _ left: [Int]) -> Bool {
+            guard let last = left.max(), let first = right.min(), rank[first]! == rank[last]! + 1 else { return false }
+            // Mirrored: the ink's right end of `left` is its smallest x, the ink's left end of `right` its largest.
+            let l = left.map { frame[$0]!.minX }.min()!, r = right.map { frame[$0]!.maxX }.max()!
+            return frame[last]!.lastX <= l + 0.5 * h && frame[first]!.firstX >= r - 0.5 * h
+        }
+        var runs: [Range<Int>] = []
+        var k = 0
+        while k + 1 < clusters.count {
+            var end = k
+            while end + 1 < clusters.count, isPair(clusters[end], clusters[end + 1]) { end += 1 }
+            if end > k { runs.append(k..<(end + 1)) }
+            k = end + 1
+        }
+        return runs
     }
 }
 
@@ -688,6 +727,8 @@ struct StrokeGeometry: Sendable {
     /// writing direction, y across it, still growing downwards).
     struct Frame: Sendable {
         var minX, maxX, minY, maxY, centerX, centerY: Double
+        /// x of the stroke's first and last points: where the pen came down and where it lifted.
+        var firstX = 0.0, lastX = 0.0
         /// The 10th and 90th percentiles of the points' y: the stroke's body, without the few points
         /// of a loop or a tail.
         var coreMinY = 0.0, coreMaxY = 0.0
@@ -706,6 +747,7 @@ struct StrokeGeometry: Sendable {
             ys.append(v)
         }
         ys.sort()
+        if let a = points.first, let b = points.last { f.firstX = a.0 * c + a.1 * s; f.lastX = b.0 * c + b.1 * s }
         f.centerX = (f.minX + f.maxX) / 2
         f.centerY = ys[ys.count / 2]
         f.coreMinY = ys[ys.count / 10]
