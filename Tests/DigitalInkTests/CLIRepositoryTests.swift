@@ -85,9 +85,7 @@ struct CLIRepositoryTests {
     @Test("an unreachable repository or a repository that is not a URL is an error, not a crash")
     func badRepositories() async throws {
         let storage = try CLI.temporaryDirectory().path
-        let fixture = try ModelTestFixture()
-        let url = fixture.server.baseURL.absoluteString
-        fixture.server.stop()  // nothing listens there any more
+        let url = "http://127.0.0.1:1/"  // nothing listens there (a stopped test server's port may be taken again)
         let unreachable = try await CLI.run(["models", "list", "--repository", url, "--storage", storage])
         #expect(unreachable.status == 1)
         #expect(unreachable.stderr.contains("error"), "\(unreachable.stderr)")

@@ -357,8 +357,10 @@ struct ModelManagerDownloadTests {
 
     @Test func connectionRefusedIsANetworkFailure() async throws {
         let fixture = try ModelTestFixture()
-        let manager = fixture.manager()
-        fixture.server.stop()
+        // Port 1 of the loopback: nothing listens there, and no test server is ever given it (they take
+        // ephemeral ports). Stopping this fixture's server instead let another test's server take its port
+        // while the download ran (CI, 2026-11-29: "no model en-US in the repository").
+        let manager = fixture.manager(repository: .remote(URL(string: "http://127.0.0.1:1/")!))
         let result = try await outcome(of: manager.download(fixture.model, conditions: ModelTestFixture.conditions()))
         guard case .downloadFailed(let url, nil, _) = result.failure else {
             Issue.record("expected downloadFailed, got \(result)")
