@@ -26,6 +26,12 @@ LETTER_FORMS = {"Cyrl": "drawn letters", "Grek": "Hershey Greek letters", "Hang"
                 "Hebr": "drawn cursive letters, written right to left"}
 
 
+def _strokes_json(strokes) -> list:
+    """``[x, y, t]`` strokes (t in seconds) as the project's JSON strokes (t in milliseconds)."""
+    return [{"points": [{"x": round(float(p[0]), 1), "y": round(float(p[1]), 1), "t": round(float(p[2]) * 1000)}
+                        for p in s]} for s in strokes]
+
+
 def sample(lang: str, word: str, seed: int = 0) -> dict:
     rng = random.Random(f"{lang}-{seed}")
     wid = rng.randrange(*WRITER_IDS)
@@ -40,8 +46,7 @@ def sample(lang: str, word: str, seed: int = 0) -> dict:
     return {"id": f"generated-{lang}", "label": word,
             "note": f"GENERATED, not real {lang} handwriting: the script kit's {LETTER_FORMS[script]} written by "
                     f"held-out writer {wid} of the writer model (python3 -m inkrec_training scripts data samples)",
-            "strokes": [{"points": [{"x": round(float(p[0]), 1), "y": round(float(p[1]), 1), "t": round(float(p[2]) * 1000)}
-                                    for p in s]} for s in strokes]}
+            "strokes": _strokes_json(strokes)}
 
 
 # A right-to-left page: its first word (rightmost) was written after the second, so reading order and writing
@@ -73,8 +78,7 @@ def late_word_page(lang: str, seed: int = 0) -> dict:
             "note": f"GENERATED, not real {lang} handwriting: two words of held-out writer {wid}, the second (left) "
                     "written first, the first (right) written after it; read right to left the text is the label "
                     "(python3 -m inkrec_training scripts data samples)",
-            "strokes": [{"points": [{"x": round(float(p[0]), 1), "y": round(float(p[1]), 1), "t": round(float(p[2]) * 1000)}
-                                    for p in s]} for s in strokes]}
+            "strokes": _strokes_json(strokes)}
 
 
 def main():
