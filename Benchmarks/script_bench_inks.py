@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generated inks for the speed figures of the script kit's models (issue 39), Russian, Greek and Korean: words
+"""Generated inks for the speed figures of the script kit's models (issues 39, 40), e.g. Russian, Greek, Korean,
+Hebrew and Arabic: words
 of 8 letters and lines of 36 to 44 characters, like ``word8.jsonl`` and ``line40.jsonl`` are for the Latin ones
 (Korean: eojeol of three syllables, 7–9 jamo, and lines of 36 to 44 characters, syllables and spaces).
 
@@ -19,7 +20,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Training"))
-from inkrec_training.writing import writer  # noqa: E402
+from inkrec_training.writing import arabic, writer  # noqa: E402
 from inkrec_training.writing.training import ScriptSources, write_hangul  # noqa: E402
 
 WRITER_IDS = (300_000, 400_000)
@@ -75,9 +76,14 @@ def write_inks(lang: str, out: str, n_words: int, n_lines: int) -> None:
     src = ScriptSources([lang], heldout=True, writer_ids=WRITER_IDS)
     rng = random.Random(1)
     words = [w for w in src.vocab[lang][0][:20000] if len(w) == 8]
+    if src.script == "Arab":  # joined pieces: the script's own writer; only words whose every form was traced
+        words = [w for w in words if arabic.covers(w)]
     with open(os.path.join(out, f"{lang}-word8.jsonl"), "w", encoding="utf-8") as f:
         for k, w in enumerate(rng.sample(words, n_words)):
-            strokes = writer.write_word(src.letters(w, rng), src.rules, src._style(rng), rng)
+            if src.script == "Arab":
+                strokes = src._write(w, src._style(rng), rng)
+            else:
+                strokes = writer.write_word(src.letters(w, rng), src.rules, src._style(rng), rng)
             f.write(ink_json(f"{lang}-word8-{k}", w, strokes) + "\n")
     write_lines(src, rng, out, lang, n_lines, max_words=7)
     print(f"{out}/{lang}-word8.jsonl: {n_words} words; {lang}-line40.jsonl: {n_lines} lines")

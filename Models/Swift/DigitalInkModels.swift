@@ -2,10 +2,10 @@ import DigitalInk
 import Foundation
 
 /// The models this package ships, as SwiftPM resources of the `DigitalInkModels` product: every
-/// model in `Models/manifest.json` (40 models: 27 Latin-script languages sharing one network, Vietnamese
+/// model in `Models/manifest.json` (43 models: 27 Latin-script languages sharing one network, Vietnamese
 /// `vi`, Greek `el`, Korean `ko` and Hebrew `he` each on a network of its own, the Cyrillic `ru`, `uk`, `bg`, `mk`
-/// and `sr` sharing another, `ja`, `zh-Hans` and `zh-Hant` sharing a third, and the shapes model
-/// `zxx-Zsym-x-shapes`).
+/// and `sr` sharing another, the Arabic-script `ar`, `fa` and `ur` another, `ja`, `zh-Hans` and `zh-Hant` sharing
+/// a third, and the shapes model `zxx-Zsym-x-shapes`).
 ///
 /// Link this product to have every shipped model inside your app or tool, found wherever the
 /// built program runs (no source tree, no download):

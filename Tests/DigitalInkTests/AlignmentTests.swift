@@ -95,3 +95,79 @@ struct AlignmentTests {
         }
     }
 }
+
+@Suite("Alignment: the late dots and marks of Arabic-script letters")
+struct ArabicLateMarkTests {
+    /// How many late strokes each character of `text` takes (``_StrokeAssignment/lateMarks(_:at:)``).
+    static func counts(_ text: String) -> [Int] {
+        let characters = Array(text)
+        return characters.indices.map { _StrokeAssignment.lateMarks(characters, at: $0).count }
+    }
+
+    @Test("letters with dots take as many late strokes as dots, letters with a hamza, madda or bar any number, undotted letters none")
+    func letters() {
+        #expect(Self.counts("بتثپ") == [1, 2, 3, 3])
+        for c in "بجخذزضظغفن" { #expect(Self.counts(String(c)) == [1], "\(c)") }
+        for c in "تقية" { #expect(Self.counts(String(c)) == [2], "\(c)") }
+        for c in "ثشپچژ" { #expect(Self.counts(String(c)) == [3], "\(c)") }
+        for c in "ٹڈڑگأإآؤئۓ" { #expect(Self.counts(String(c)) == [Int.max], "\(c)") }
+        for c in "ادروحعسصطلمهىکےںہھء" { #expect(Self.counts(String(c)) == [0], "\(c)") }
+        // Latin as before: any number of strokes on i, t, é, on either side; none on a.
+        #expect(Self.counts("itéa") == [Int.max, Int.max, Int.max, 0])
+        #expect(_StrokeAssignment.lateMarks(["é"], at: 0) == .any)
+    }
+
+    @Test("ی has dots only joined to the next letter, ك its mark only when not; a zero-width non-joiner ends the joining")
+    func forms() {
+        #expect(Self.counts("بیت") == [1, 2, 2])       // medial ی
+        #expect(Self.counts("نی") == [1, 0])           // final ی
+        #expect(Self.counts("یک") == [2, 0])           // initial ی
+        #expect(Self.counts("شیء") == [3, 0, 0])       // ی before a hamza, which joins nothing: final form
+        #expect(Self.counts("ی a") == [0, 0, 0])
+        #expect(Self.counts("ملك") == [0, 0, Int.max]) // final ك
+        #expect(Self.counts("كتاب") == [0, 2, 0, 1])   // initial ك
+        #expect(Self.counts("می\u{200C}شود") == [0, 0, 3, 0, 0]) // "ی\u{200C}" is one Character
+        #expect(Self.counts("کتاب\u{200C}ها") == [0, 2, 0, 1, 0, 0])
+    }
+
+    @Test("a letter takes a stroke on the side of its mark; a dotted letter only a dot, as many as its dots")
+    func takes() {
+        let b = _StrokeAssignment.lateMarks(["ب"], at: 0), t = _StrokeAssignment.lateMarks(["ت"], at: 0)
+        #expect(b.takes(isDot: true, held: 0, above: false) && !b.takes(isDot: true, held: 0, above: true))
+        #expect(t.takes(isDot: true, held: 1, above: true) && !t.takes(isDot: true, held: 2, above: true))
+        #expect(!t.takes(isDot: false, held: 0, above: true))  // a stroke larger than a dot
+        let hamzaBelow = _StrokeAssignment.lateMarks(["إ"], at: 0)
+        #expect(hamzaBelow.takes(isDot: false, held: 5, above: false) && !hamzaBelow.takes(isDot: true, held: 0, above: true))
+        let jeem = _StrokeAssignment.lateMarks(["ج"], at: 0)
+        #expect(jeem.takes(isDot: true, held: 0, above: true) && jeem.takes(isDot: true, held: 0, above: false))
+        #expect(_StrokeAssignment.LateMarks.any.takes(isDot: false, held: 9, above: true))
+        #expect(!_StrokeAssignment.LateMarks.none.takes(isDot: true, held: 0, above: true))
+    }
+
+    /// Two letters anchored on strokes 0 (x 100…200) and 1 (x 40…90), both 40 high (y 0…40), and two
+    /// dots at x = 93, nearer the second letter, at height `y`: the strokes each character gets.
+    static func dots(_ text: String, y: Float = 60) -> [Set<Int>] {
+        let ink = Ink(strokes: [
+            Stroke(points: [StrokePoint(x: 200, y: 0), StrokePoint(x: 100, y: 40)]),
+            Stroke(points: [StrokePoint(x: 90, y: 0), StrokePoint(x: 40, y: 40)]),
+            Stroke(points: [StrokePoint(x: 93, y: y)]),
+            Stroke(points: [StrokePoint(x: 93, y: y + 2)]),
+        ])
+        let origins = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (3, 0)]
+            .map { FeatureExtractor.FrameOrigin(stroke: Int32($0.0), point: Int32($0.1)) }
+        let segments = _StrokeAssignment.segmentation(
+            characters: Array(text), labels: [1, 2], owners: [0, 1], path: [0, -1, 1, -1, -1, -1], reduction: 1,
+            logProbs: FeatureMatrix(rows: 6, columns: 3, values: [Float](repeating: -1, count: 18)),
+            origins: origins, runs: _StrokeAssignment.strokeRuns(origins), ink: ink)
+        return segments.characters.map { Set($0.strokes.map(\.stroke)) }
+    }
+
+    @Test("a late dot goes to the dotted letter beside it, on its side, and the next to its neighbour once the letter holds its dots")
+    func assignment() {
+        #expect(Self.dots("بر") == [[0, 2], [1, 3]])         // ب has one dot, below
+        #expect(Self.dots("بر", y: -20) == [[0], [1, 2, 3]]) // dots above are not ب's
+        #expect(Self.dots("تر", y: -20) == [[0, 2, 3], [1]]) // ت has two, above
+        #expect(Self.dots("در") == [[0], [1, 2, 3]])         // د none: the nearest
+        #expect(Self.dots("ir", y: -20) == [[0, 2, 3], [1]]) // Latin as before: i takes any number
+    }
+}

@@ -375,13 +375,15 @@ struct CLILanguageTests {
     }
 }
 
-@Suite("inkrec reads the generated Cyrillic, Greek, Korean and Hebrew samples", .serialized)
+@Suite("inkrec reads the generated Cyrillic, Greek, Korean, Hebrew and Arabic-script samples", .serialized)
 struct CLICyrillicTests {
-    @Test("--language (a region or script tag too) picks a Cyrillic, Greek, Korean or Hebrew model, which reads its generated sample",
+    @Test("--language (a region or script tag too) picks a Cyrillic, Greek, Korean, Hebrew, Arabic, Persian or Urdu model, which reads its generated sample",
           arguments: [("ru-RU", "Samples/generated-ru.json"), ("uk-UA", "Samples/generated-uk.json"),
                       ("bg", "Samples/generated-bg.json"), ("mk", "Samples/generated-mk.json"),
                       ("sr-Cyrl-RS", "Samples/generated-sr.json"), ("el-GR", "Samples/generated-el.json"),
-                      ("ko-KR", "Samples/generated-ko.json"), ("he-IL", "Samples/generated-he.json")])
+                      ("ko-KR", "Samples/generated-ko.json"), ("he-IL", "Samples/generated-he.json"),
+                      ("ar-EG", "Samples/generated-ar.json"), ("fa-IR", "Samples/generated-fa.json"),
+                      ("ur-PK", "Samples/generated-ur.json")])
     func cyrillicSample(_ language: String, _ sample: String) async throws {
         let (label, texts) = try await CLILanguageTests.read(sample, language: language)
         #expect(texts.first == label, "\(texts)")

@@ -91,15 +91,17 @@ struct ModelManagerIdentifierTests {
     static let scriptsManifest: ModelManifest = {
         ModelManifest(models: [
             model("hr", ["bs", "sr-Latn", "sh"]), model("sr"), model("ru"), model("uk"), model("bg"), model("mk"),
-            model("el"), model("ko"), model("vi"), model("he"),
+            model("el"), model("ko"), model("vi"), model("he"), model("ar"), model("fa"), model("ur"),
         ])
     }()
 
-    @Test("Cyrillic, Greek, Korean, Vietnamese and Hebrew tags (iw is he); sr alone is Cyrillic, sr-Latn (any region) stays with hr", arguments: [
+    @Test("Cyrillic, Greek, Korean, Vietnamese, Hebrew (iw is he), Arabic, Persian and Urdu tags; sr alone is Cyrillic, sr-Latn (any region) stays with hr", arguments: [
         ("ru-RU", "ru"), ("uk-UA", "uk"), ("bg-BG", "bg"), ("mk-MK", "mk"), ("el-GR", "el"), ("el-CY", "el"),
         ("ko-KR", "ko"), ("ko-Kore-KR", "ko"), ("vi-VN", "vi"), ("sr", "sr"), ("sr-RS", "sr"), ("sr-Cyrl-RS", "sr"),
         ("sr-Cyrl", "sr"), ("sr-Latn", "hr"), ("sr-Latn-RS", "hr"), ("sr-ME", "hr"), ("bs-BA", "hr"), ("sh", "hr"),
         ("hr-HR", "hr"), ("he-IL", "he"), ("iw", "he"), ("iw-IL", "he"), ("he-Hebr-IL", "he"),
+        ("ar-EG", "ar"), ("ar-SA", "ar"), ("ar-Arab-MA", "ar"), ("fa-IR", "fa"), ("fa-AF", "fa"), ("ur-PK", "ur"),
+        ("ur-IN", "ur"),
     ])
     func findsTheScriptModels(_ tag: String, _ expected: String) throws {
         #expect(try Identifier.from(languageTag: tag, in: Self.scriptsManifest)?.languageTag == expected)
@@ -159,6 +161,8 @@ struct ModelManagerIdentifierTests {
         ("el", "el"), ("el-GR", "el"), ("el-CY", "el"), ("el-Grek-GR", "el"), ("be", nil), ("kk", nil),
         ("ko", "ko"), ("ko-KR", "ko"), ("ko-Kore-KR", "ko"), ("ko-KP", "ko"),
         ("he", "he"), ("he-IL", "he"), ("iw", "he"), ("iw-IL", "he"), ("yi", nil),
+        ("ar", "ar"), ("ar-EG", "ar"), ("ar-SA", "ar"), ("fa", "fa"), ("fa-IR", "fa"), ("ur", "ur"), ("ur-PK", "ur"),
+        ("ps", nil), ("ckb", nil), ("sd", nil),
     ] as [(String, String?)])
     func shippedLatinModels(_ tag: String, _ expected: String?) throws {
         let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))

@@ -162,9 +162,11 @@ struct Int8NetworkGoldenTests {
     /// `model-golden-int8.json` is en-US's network (the shared Latin one); `model-golden-int8-vi.json` the same inks
     /// under the Vietnamese network (`latin export quantize --int8-golden-of Models/vi`); `model-golden-int8-ru.json`
     /// under the Cyrillic network (`--int8-golden-of Models/ru`); `model-golden-int8-el.json` under the Greek one;
-    /// `model-golden-int8-ko.json` under the Korean (jamo) one; `model-golden-int8-he.json` under the Hebrew one.
+    /// `model-golden-int8-ko.json` under the Korean (jamo) one; `model-golden-int8-he.json` under the Hebrew one;
+    /// `model-golden-int8-ar.json` under the Arabic-script one.
     static let fixtures = ["model-golden-int8.json", "model-golden-int8-vi.json", "model-golden-int8-ru.json",
-                           "model-golden-int8-el.json", "model-golden-int8-ko.json", "model-golden-int8-he.json"]
+                           "model-golden-int8-el.json", "model-golden-int8-ko.json", "model-golden-int8-he.json",
+                           "model-golden-int8-ar.json"]
 
     @Test("log-probabilities of held-out inks within 2e-3 of the reference (0.1 where an 8-bit activation rounds the other way), portable, AVX2, NEON and VNNI, each shipped network", arguments: kernels, fixtures)
     func model(kernel: _Int8Kernel, fixture: String) throws {

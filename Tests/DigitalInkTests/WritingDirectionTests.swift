@@ -222,20 +222,30 @@ struct WritingDirectionTests {
         #expect(try InkLayout.lines(of: ink).map(\.strokeIndices) == [[8, 7, 6, 3, 4, 5, 2, 1, 0]])
     }
 
-    @Test("the shipped Hebrew model reads a page right to left: the word written last, to the right of the other, comes first in the text")
-    func hebrewPageLateWordGoesFirst() async throws {
-        // Samples/generated-he-page.json: עולם (strokes 0–4) written first on the left, then שלום (5–8) to its
-        // right; the label is the text in logical order, "שלום עולם".
-        let doc = try sample("generated-he-page.json")
+    /// The right-to-left page samples: a line of two words by one held-out writer, the left word written
+    /// first (strokes `left`), then the first word of the text to its right (`right`); the label is the text
+    /// in logical order. `generated-he-page.json`: עולם, then שלום → "שלום עולם"; `generated-ar-page.json`:
+    /// عليكم (its dots included), then السلام → "السلام عليكم".
+    static let latePageSamples: [(model: String, file: String, left: Range<Int>, right: Range<Int>)] = [
+        ("he", "generated-he-page.json", 0..<5, 5..<9), ("ar", "generated-ar-page.json", 0..<12, 12..<21),
+    ]
+
+    @Test("the shipped Hebrew and Arabic models read a page right to left: the word written last, to the right of the other, comes first in the text",
+          arguments: latePageSamples)
+    func pageLateWordGoesFirst(_ sample: (model: String, file: String, left: Range<Int>, right: Range<Int>)) async throws {
+        let doc = try DigitalInkTests.sample(sample.file)
         let label = try #require(doc.label)
         let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(
-            modelDirectory: Fixtures.modelsDirectory.appendingPathComponent("he")))
+            modelDirectory: Fixtures.modelsDirectory.appendingPathComponent(sample.model)))
         #expect(try await recognizer.writingDirection == .rightToLeft)
         let page = try await recognizer.recognizePage(doc.ink)
         let line = try #require(page.lines.first)
         #expect(page.lines.count == 1)
         #expect(line.direction == .rightToLeft)
-        #expect(line.strokeIndices == Array(5..<9) + Array(0..<5))
+        // The right word's strokes first, in writing order; the left word's after them (an Arabic word's dots
+        // may sit among its pieces).
+        #expect(Array(line.strokeIndices.prefix(sample.right.count)) == Array(sample.right))
+        #expect(line.strokeIndices.dropFirst(sample.right.count).sorted() == Array(sample.left))
         #expect(page.text == label, "\(page.lines.map(\.text))")
         // Read as the ink was written (no page layout), the words come in writing order instead.
         let asWritten = try await recognizer.recognize(doc.ink).candidates.first?.text

@@ -28,6 +28,17 @@ Three sets exist:
 - ``"hangul-syllables"`` (2,610 characters): ``"latin"`` followed by the 2,350 KS X 1001 syllables, for the
   syllable network the jamo network is compared with (``Docs/scripts.md``, "Korean").
 
+- ``"devanagari"`` (341 characters): ``"latin"`` followed by the Devanagari of Hindi, Marathi and Nepali
+  (vowels, consonants, vowel signs, signs, nukta, virama, avagraha, digits ०–९, । ॥), text in logical order.
+- ``"bengali"`` (331 characters): ``"latin"`` followed by the Bengali of ``bn`` (vowels, consonants, khanda ta,
+  vowel signs, signs, nukta, hasanta, digits ০–৯, । ॥), NFC text in logical order.
+- ``"tamil"`` (319 characters): ``"latin"`` followed by the Tamil of ``ta`` (vowels, consonants with the Grantha
+  letters, aytham, vowel signs, au length mark, pulli, digits ௦–௯), NFC text in logical order.
+
+- ``"thai"`` (344 characters): ``"latin"`` followed by the Thai of ``th`` (consonants, leading and following
+  vowels, sara am, vowel signs above and below, tone marks, thanthakhat, nikhahit, yamakkan, ๆ ฯ, digits ๐–๙, ฿),
+  NFC text in logical order.
+
 ``for_language(code)`` names the set a wordfreq language's letters need.
 
 ``select(name)`` makes one of them the module's ``CHARACTERS`` / ``INDEX`` / ``NUM_CLASSES``; the
@@ -83,9 +94,39 @@ HEBREW: list[str] = LATIN + HEBREW_LETTERS + ["\u05F3", "\u05F4", "\u05BE", "\u2
 ARABIC_LETTERS = list(dict.fromkeys("ءآأؤإئابةتثجحخدذرزسشصضطظعغفقكلمنهوىي" "پچژگکی" "ٹڈڑںہھےۓ"))
 ARABIC: list[str] = LATIN + ARABIC_LETTERS + list("٠١٢٣٤٥٦٧٨٩" "۰۱۲۳۴۵۶۷۸۹" "،؛؟")
 
+# Devanagari (hi, mr, ne on one network): independent vowels (ऍ ऑ for English loans, ॲ Marathi), the consonants
+# क–ह (U+0915–0939, with ऩ ऱ ळ ऴ), the vowel signs, candrabindu, anusvara, visarga, nukta, virama, avagraha,
+# Devanagari digits and the dandas. Labels are Unicode text in logical order, NFC (a nukta letter is its
+# consonant followed by the nukta, as NFC writes क़ ज़ फ़), never glyphs.
+DEVANAGARI_LETTERS = (list("अआइईउऊऋएऐओऔऍऑॲ") + [chr(c) for c in range(0x0915, 0x093A)] + list("ािीुूृेैोौॅॉ")
+                      + list("ँंः") + ["\u093C", "\u094D", "\u093D"])
+DEVANAGARI: list[str] = LATIN + DEVANAGARI_LETTERS + list("०१२३४५६७८९" "।॥")
+
+# Bengali (bn): independent vowels, the consonants ক–হ, khanda ta ৎ, the vowel signs, candrabindu, anusvara,
+# visarga, nukta (ড় ঢ় য় are consonant + nukta in NFC), hasanta; Bengali digits and the dandas (U+0964/0965, shared
+# with Devanagari). Tamil (ta): vowels, consonants (with the Grantha ஜ ஶ ஷ ஸ ஹ), aytham, the vowel signs (ொ ோ ௌ
+# as NFC composes them), the au length mark, pulli, Tamil digits. Labels are Unicode text in logical order, NFC.
+BENGALI_LETTERS = (list("অআইঈউঊঋএঐওঔ") + [chr(c) for c in range(0x0995, 0x09BA)
+                                         if c not in (0x09A9, 0x09B1, 0x09B3, 0x09B4, 0x09B5)]
+                   + ["\u09CE"] + list("ািীুূৃেৈোৌ") + list("ঁংঃ") + ["\u09BC", "\u09CD"])
+BENGALI: list[str] = LATIN + BENGALI_LETTERS + list("০১২৩৪৫৬৭৮৯" "।॥")
+TAMIL_LETTERS = (list("அஆஇஈஉஊஎஏஐஒஓஔ") + list("கஙசஜஞடணதநனபமயரறலளழவஶஷஸஹ") + ["\u0B83"]
+                 + list("ாிீுூெேைொோௌ") + ["\u0BD7", "\u0BCD"])
+TAMIL: list[str] = LATIN + TAMIL_LETTERS + list("௦௧௨௩௪௫௬௭௮௯")
+
+# Thai (th): the consonants ก–ฮ (with ฤ ฦ), the leading vowels เ แ โ ใ ไ, ะ า ๅ, sara am ำ, the vowel signs above
+# (ั ิ ี ึ ื ็) and below (ุ ู ฺ), the tone marks ่ ้ ๊ ๋, thanthakhat ์, nikhahit ํ, yamakkan ๎, mai yamok ๆ,
+# paiyannoi ฯ, then the Thai digits ๐–๙ and the baht sign ฿. Labels are Unicode text in logical order (which for
+# Thai is the visual order: a leading vowel before its consonant), NFC, a tone mark after the vowel it stands on.
+THAI_LETTERS = ([chr(c) for c in range(0x0E01, 0x0E2F)] + list("เแโใไ") + list("ะาๅ") + ["\u0E33"]
+                + list("\u0E31\u0E34\u0E35\u0E36\u0E37\u0E47") + list("\u0E38\u0E39\u0E3A")
+                + list("\u0E48\u0E49\u0E4A\u0E4B") + list("\u0E4C\u0E4D\u0E4E") + ["\u0E46", "\u0E2F"])
+THAI: list[str] = LATIN + THAI_LETTERS + list("๐๑๒๓๔๕๖๗๘๙") + ["\u0E3F"]
+
 SETS = {"western": WESTERN, "latin": LATIN, "vietnamese": VIETNAMESE, "cyrillic": CYRILLIC, "greek": GREEK,
         "hangul": HANGUL, "hangul-syllables": HANGUL_SYLLABLES, "hebrew": HEBREW,
-        "arabic": ARABIC}
+        "arabic": ARABIC, "devanagari": DEVANAGARI, "bengali": BENGALI, "tamil": TAMIL,
+        "thai": THAI}
 
 
 def for_language(code: str) -> str:
@@ -101,6 +142,14 @@ def for_language(code: str) -> str:
         return "hebrew"
     if code in ("ar", "fa", "ur"):
         return "arabic"
+    if code == "hi":  # wordfreq has no mr or ne list: no other Devanagari language has text here
+        return "devanagari"
+    if code == "bn":
+        return "bengali"
+    if code == "ta":
+        return "tamil"
+    if code == "th":
+        return "thai"
     return "cyrillic" if code in CYRILLIC_LANGUAGES else "latin"
 
 BLANK = 0

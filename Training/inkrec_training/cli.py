@@ -98,12 +98,26 @@ TOOLS: dict[str, dict[str, dict[str, Tool]]] = {
         "data": {"figures": Tool("families.scripts.figures", "pictures of the script kit for Docs/scripts"),
                  "samples": Tool("families.scripts.samples", "Samples/generated-<lang>.json (Cyrillic, generated)"),
                  "arabic-forms": Tool("writing.arabic", "trace Noto Naskh Arabic's joining forms into "
-                                                        "writing/data/arabic_forms.json (fontTools, fonts-noto-core)")},
+                                                        "writing/data/arabic_forms.json (fontTools, fonts-noto-core)"),
+                 "devanagari-glyphs": Tool("writing.devanagari", "shape Devanagari syllables (uharfbuzz) and trace Noto "
+                                                                 "Sans Devanagari into writing/data/devanagari_glyphs.json.gz"),
+                 "bengali-glyphs": Tool("writing.bengali", "shape Bengali syllables (uharfbuzz) and trace Noto Sans "
+                                                           "Bengali into writing/data/bengali_glyphs.json.gz"),
+                 "tamil-glyphs": Tool("writing.tamil", "shape Tamil syllables (uharfbuzz) and trace Noto Sans Tamil "
+                                                       "into writing/data/tamil_glyphs.json.gz"),
+                 "thai-glyphs": Tool("writing.thai", "shape Thai clusters (uharfbuzz) and trace Noto Looped Thai "
+                                                     "into writing/data/thai_glyphs.json.gz"),
+                 "thai-words": Tool("writing.thai", "the Thai National Corpus word list (PyThaiNLP tnc_freq.txt, "
+                                                    "CC0) into writing/data/thai_words.tsv.gz; --tnc PATH",
+                                    fixed=("words",))},
+        "lm": {"thai": Tool("lm.thai", "the Thai LM: running text without spaces between words (INKLM2, <= 2 MB)")},
         "evaluate": {"coverage": Tool("families.scripts.coverage", "Cyrillic and Greek words composable from real letters"),
                      "models": Tool("families.scripts.evaluate",
                                     "the script models on generated held-out ink and on words of real letters"),
                      "korean": Tool("families.scripts.korean",
-                                    "the Korean jamo network against the syllable network, greedy, same inks")},
+                                    "the Korean jamo network against the syllable network, greedy, same inks"),
+                     "late-marks": Tool("families.scripts.alignment",
+                                        "Arabic-script late dots: the share the alignment gives to their letter")},
     },
     "pages": {
         "data": {"pages": Tool("families.pages.make", "generated pages of held-out (or training) writers")},

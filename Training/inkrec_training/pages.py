@@ -39,6 +39,12 @@ one to one is cut at a word boundary (after 40–60% of its words) into two line
 writing order; the others stay whole. A page has at least one cut line; lines past ``max_lines`` are
 dropped.
 
+Right-to-left scripts (``direction="rtl"``, generated Hebrew or Arabic lines: ``families/pages/scripts.py``)
+are laid out mirrored: each line's right end at the margin (minus its indent), so the ragged edge is on
+the left and the big first-line indent at the right, with the same random draws as left to right. Word
+groups then hold the words from the last (leftmost) to the first, and the page records
+``"direction": "rtl"``.
+
 A page is a dict, also valid project ink JSON (the Swift reader skips the extra keys)::
 
     {"id": "p0003-late-marks", "writer": "sta:hpb0-etb", "variant": "late-marks", "seed": 123456,
@@ -74,6 +80,8 @@ from .features import quantile
 from inkrec_training import splits
 
 VARIANTS = ("plain", "inserted-word", "inserted-line", "late-marks")
+# Writing directions of a page's lines: "rtl" lines are right-aligned (``layout``).
+DIRECTIONS = ("ltr", "rtl")
 # Variants made on demand only (``make_pages(..., variants=("wrapped",))``).
 EXTRA_VARIANTS = ("wrapped",)
 
@@ -85,11 +93,17 @@ FLAT_WIDTH = 1.0        # ... and narrower than this (a t-cross, a dash)
 
 @dataclass
 class Line:
-    """One UNIPEN free-text line: strokes as (N, 2) float arrays, y down, raw tablet units."""
+    """One UNIPEN free-text line: strokes as (N, 2) float arrays, y down, raw tablet units.
+
+    ``mark_height``: the height ``small_marks`` measures small strokes against for ``late-marks``; None
+    (UNIPEN) uses the line height. Generated lines of a script whose line height is far from Latin's in
+    x-heights set it (Arabic: ascenders and descenders make the line ~3.3 x-heights tall, and half its
+    letter bodies would pass for dots)."""
     id: str
     writer: str
     label: str
     strokes: list
+    mark_height: Optional[float] = None
 
     @property
     def words(self) -> list[str]:
@@ -267,10 +281,10 @@ def _choose_lines(pool_lines: list[Line], k: int, rng: random.Random, need_multi
     return lines
 
 
-def wrap(lines: list[Line], rng: random.Random) -> Optional[list[Line]]:
+def wrap(lines: list[Line], rng: random.Random, direction: str = "ltr") -> Optional[list[Line]]:
     """Running text broken across lines (the ``wrapped`` variant): each line of at least four words
     whose word groups match its words is cut in two after 40–60% of its words; None when no line
-    could be cut."""
+    could be cut. Right to left, the groups (left to right) are the words from the last."""
     out, cut = [], False
     for line in lines:
         words = line.words
@@ -278,17 +292,25 @@ def wrap(lines: list[Line], rng: random.Random) -> Optional[list[Line]]:
         if not groups or len(groups) != len(words):
             out.append(line)
             continue
+        if direction == "rtl":
+            groups = groups[::-1]  # in word order: the rightmost first
         k = min(len(words) - 1, max(1, round(rng.uniform(0.4, 0.6) * len(words))))
         for part, (ws, gs) in enumerate(((words[:k], groups[:k]), (words[k:], groups[k:]))):
             keep = sorted(i for g in gs for i in g)
-            out.append(Line(f"{line.id}/{part + 1}", line.writer, " ".join(ws), [line.strokes[i] for i in keep]))
+            out.append(Line(f"{line.id}/{part + 1}", line.writer, " ".join(ws), [line.strokes[i] for i in keep],
+                            line.mark_height))
         cut = True
     return out if cut else None
 
 
-def layout(lines: list[Line], rng: random.Random) -> tuple[list[list[np.ndarray]], list[float]]:
+def layout(lines: list[Line], rng: random.Random, direction: str = "ltr") -> tuple[list[list[np.ndarray]], list[float]]:
     """Place the lines top to bottom (module docstring); returns each line's placed strokes (same
-    order as the source) and its line height."""
+    order as the source) and its line height. ``direction="rtl"`` (Hebrew, Arabic) mirrors the
+    alignment: each line's right end at ``-indent``, so the margin is on the right and the ragged edge
+    on the left (the big first-line indent is at the right); the random draws are the same."""
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {DIRECTIONS}, not {direction!r}")
+    rtl = direction == "rtl"
     heights = [line_height(l.strokes) for l in lines]
     h_ref = float(np.median(heights))
     base_pitch = rng.uniform(1.0, 1.6)
@@ -302,11 +324,18 @@ def layout(lines: list[Line], rng: random.Random) -> tuple[list[list[np.ndarray]
         angle = rng.uniform(-2.0, 2.0)
         indent = (rng.uniform(1.5, 4.0) if (i == 0 and big_first_indent) else rng.uniform(0.0, 1.0)) * h_ref
         # the line's own coordinates: left end of its centre line at the origin, rotated about its middle
+        # (right to left: the right end at the origin, the line placed at -indent)
         half = 0.5 * (x1 - x0)
-        local = [_rotate(s - (x0, cy), angle, (half, 0.0)) for s in line.strokes]
         slope = math.tan(math.radians(angle))
-        lo, hi = indent, indent + 2 * half
-        cx = indent + half  # the centre line: y = y_c + slope * (x - cx)
+        if rtl:
+            local = [_rotate(s - (x1, cy), angle, (-half, 0.0)) for s in line.strokes]
+            indent = -indent
+            lo, hi = indent - 2 * half, indent
+            cx = indent - half
+        else:
+            local = [_rotate(s - (x0, cy), angle, (half, 0.0)) for s in line.strokes]
+            lo, hi = indent, indent + 2 * half
+            cx = indent + half  # the centre line: y = y_c + slope * (x - cx)
         if prev is None:
             y_c = 0.0
         else:
@@ -333,7 +362,16 @@ def _plain_order(lines: list[Line]) -> list[tuple[int, int]]:
     return [(li, si) for li, line in enumerate(lines) for si in range(len(line.strokes))]
 
 
-def _variant_order(variant: str, lines: list[Line], heights: list[float], rng: random.Random):
+def words_of_groups(groups: list[list[int]], words: list[str], direction: str = "ltr") -> Optional[list[str]]:
+    """The word each of ``word_groups``' groups (left to right) holds: the label's words in order, or
+    reversed for right-to-left writing (the first word rightmost); None when the counts differ."""
+    if len(groups) != len(words):
+        return None
+    return list(reversed(words)) if direction == "rtl" else list(words)
+
+
+def _variant_order(variant: str, lines: list[Line], heights: list[float], rng: random.Random,
+                   direction: str = "ltr"):
     """(stroke order as (line, stroke) pairs, moved line index, moved (line, stroke) pairs, word), or
     None when the variant cannot be made from these lines (the caller draws other lines)."""
     plain = _plain_order(lines)
@@ -351,17 +389,18 @@ def _variant_order(variant: str, lines: list[Line], heights: list[float], rng: r
             groups = word_groups(line.strokes, len(line.words))
             if not groups:
                 continue
+            texts = words_of_groups(groups, line.words, direction)
             for gi, g in enumerate(groups):
                 moved = [(li, si) for si in g]
                 order = [p for p in plain if p[0] != li or p[1] not in g] + moved
                 if order != plain:
-                    word = line.words[gi] if len(groups) == len(line.words) else None
+                    word = texts[gi] if texts else None
                     options.append((order, li, moved, word))
         return rng.choice(options) if options else None
     if variant == "late-marks":
         options = []
         for li, line in enumerate(lines):
-            marks = small_marks(line.strokes, heights[li])
+            marks = small_marks(line.strokes, heights[li] if line.mark_height is None else line.mark_height)
             if not marks or len(marks) == len(line.strokes):
                 continue
             rest = [si for si in range(len(line.strokes)) if si not in marks]
@@ -382,12 +421,15 @@ def _round(p: np.ndarray, decimals: int) -> list:
 
 def make_page(pool: dict[str, list[Line]], seed: int, variant: str, page_id: str,
               min_lines: int = 2, max_lines: int = 8, max_points: Optional[int] = None,
-              attempts: int = 50) -> dict:
+              attempts: int = 50, direction: str = "ltr") -> dict:
     """One page of ``variant`` from ``pool`` (``load_lines``), a function of ``seed`` alone. With
     ``max_points``, lines are drawn again until the page has at most that many points (for small
-    fixtures)."""
+    fixtures). ``direction="rtl"``: lines of a right-to-left script, right-aligned (``layout``); the
+    page then records ``"direction": "rtl"``."""
     if variant not in VARIANTS + EXTRA_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {DIRECTIONS}, not {direction!r}")
     rng = random.Random(seed)
     lo = max(min_lines, 3) if variant == "inserted-line" else min_lines
     writers = [w for w, ls in pool.items() if len(ls) >= lo]
@@ -402,12 +444,12 @@ def make_page(pool: dict[str, list[Line]], seed: int, variant: str, page_id: str
         if not lines or (max_points and sum(len(st) for l in lines for st in l.strokes) > max_points):
             continue
         if variant == "wrapped":
-            lines = wrap(lines, rng)
+            lines = wrap(lines, rng, direction)
             if lines is None:
                 continue
             lines = lines[:max_lines]
-        placed, heights = layout(lines, rng)
-        made = _variant_order("plain" if variant == "wrapped" else variant, lines, heights, rng)
+        placed, heights = layout(lines, rng, direction)
+        made = _variant_order("plain" if variant == "wrapped" else variant, lines, heights, rng, direction)
         if made is None:
             continue
         order, moved_line, moved, word = made
@@ -420,6 +462,8 @@ def make_page(pool: dict[str, list[Line]], seed: int, variant: str, page_id: str
                        "strokes": sorted(position[(li, si)] for si in range(len(line.strokes)))}
                       for li, line in enumerate(lines)],
         }
+        if direction != "ltr":
+            page["direction"] = direction
         if moved_line is not None:
             page["moved"] = {"line": moved_line, "strokes": sorted(position[p] for p in moved), "word": word}
         return page
@@ -427,11 +471,12 @@ def make_page(pool: dict[str, list[Line]], seed: int, variant: str, page_id: str
 
 
 def make_pages(pool: dict[str, list[Line]], seed: int, count: int, variants=VARIANTS,
-               min_lines: int = 2, max_lines: int = 8, max_points: Optional[int] = None) -> list[dict]:
+               min_lines: int = 2, max_lines: int = 8, max_points: Optional[int] = None,
+               direction: str = "ltr") -> list[dict]:
     """``count`` pages; page ``i`` has variant ``variants[i % len(variants)]`` and seed
     ``page_seed(seed, i)``, so each variant gets the same number of pages (±1)."""
     return [make_page(pool, page_seed(seed, i), variants[i % len(variants)], f"p{i:04d}-{variants[i % len(variants)]}",
-                      min_lines, max_lines, max_points)
+                      min_lines, max_lines, max_points, direction=direction)
             for i in range(count)]
 
 

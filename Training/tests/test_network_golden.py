@@ -171,7 +171,7 @@ def test_other_networks_int8_golden():
     g, _, _ = _shipped()
     paths = sorted(glob.glob(os.path.join(FIXTURES, "model-golden-int8-*.json")))
     assert [os.path.basename(p) for p in paths] == [
-        "model-golden-int8-el.json", "model-golden-int8-he.json", "model-golden-int8-ko.json", "model-golden-int8-ru.json",
+        "model-golden-int8-ar.json", "model-golden-int8-el.json", "model-golden-int8-he.json", "model-golden-int8-ko.json", "model-golden-int8-ru.json",
         "model-golden-int8-vi.json"]
     for path in paths:
         with open(path) as f:

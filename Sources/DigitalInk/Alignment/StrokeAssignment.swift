@@ -17,7 +17,12 @@ import Foundation
 /// 3. A stroke without one (an i-dot, a t-bar or an accent written late, which the network reads as
 ///    blanks) goes whole to the character whose anchored points lie nearest to it horizontally,
 ///    where a letter written with such a mark (i, j, t, f, x, capitals with bars, letters with
-///    diacritics) counts as half a character height nearer.
+///    diacritics; in the Arabic script, Persian and Urdu included, the letters with dots, a hamza, a
+///    madda or a bar: ``lateMarks(_:at:)``) counts as half a character height nearer. An Arabic-script
+///    letter counts so only for a stroke on the side of its body where its mark is written (ب's dot
+///    below, ت's above), and a dotted one only for a dot (a stroke no larger than half a character
+///    height) and only until it holds as many as it has dots (ت two, ش three): writers dot in writing
+///    order, so a letter whose dots are placed leaves the next dot to its neighbour.
 enum _StrokeAssignment {
     /// - Parameters:
     ///   - characters: the candidate's text.
@@ -101,20 +106,28 @@ enum _StrokeAssignment {
         if !unanchored.isEmpty {
             let heights = boxes.compactMap { $0?.height }.sorted()
             let tolerance = heights.isEmpty ? 0 : heights[heights.count / 2] / 2
-            let bonus = characters.map { takesLateMark($0) ? tolerance : 0 }
-            let ranges = boxes.map { $0.map { (lo: $0.x, hi: $0.x + $0.width) } }
+            let marks = characters.indices.map { lateMarks(characters, at: $0) }
+            var dots = [Int](repeating: 0, count: L)  // the dots each character holds so far
+            let ranges = boxes.map { $0.map { (lo: $0.x, hi: $0.x + $0.width, middle: $0.y + $0.height / 2) } }
             for stroke in unanchored {
                 let points = ink.strokes[stroke].points
-                guard let lo = points.map(\.x).min(), let hi = points.map(\.x).max() else { continue }
-                let centre = (lo + hi) / 2
+                guard var lo = points.first?.x, var top = points.first?.y else { continue }
+                var hi = lo, bottom = top
+                for p in points {
+                    lo = min(lo, p.x); hi = max(hi, p.x); top = min(top, p.y); bottom = max(bottom, p.y)
+                }
+                let centre = (lo + hi) / 2, middle = (top + bottom) / 2
+                let isDot = max(hi - lo, bottom - top) <= tolerance
                 var best = -1, bestKey = (Float.infinity, Float.infinity)
                 for (c, r) in ranges.enumerated() {
                     guard let r else { continue }
-                    let gap = max(0, r.lo - centre, centre - r.hi) - bonus[c]
+                    let takes = marks[c].takes(isDot: isDot, held: dots[c], above: middle < r.middle)
+                    let gap = max(0, r.lo - centre, centre - r.hi) - (takes ? tolerance : 0)
                     let key = (gap, abs((r.lo + r.hi) / 2 - centre))
                     if key < bestKey { bestKey = key; best = c }
                 }
                 if best >= 0 {
+                    if isDot { dots[best] += 1 }
                     spans[best].append(StrokeSpan(stroke: stroke, points: 0..<points.count))
                     boxes[best] = BoundingBox(spans: spans[best], of: ink)
                 }
@@ -142,13 +155,98 @@ enum _StrokeAssignment {
 
     static let lateMarkLetters: Set<Character> = Set("ijtfxAEFHTłøđŁØĐħ")
 
-    /// Whether writers add a stroke to `c` after writing it: dots, bars, slashes, diacritics.
+    /// Where an Arabic-script letter's mark is written: below its body, above it, or either (ج's dot lies
+    /// inside its bowl in some forms, ظ's beside its stem, ك's mark inside it).
+    enum MarkSide: Sendable { case above, below, either }
+
+    /// The Arabic-script letters (Arabic, Persian, Urdu) written with dots, a hamza, a madda or a bar in
+    /// every form, and where: ب ت ث ج خ ذ ز ش ض ظ غ ف ق ن ي ة; Persian and Urdu پ چ ژ گ (its second bar)
+    /// and Urdu ٹ ڈ ڑ (a small ط); the hamza carriers أ إ آ ؤ ئ ۓ. Writers add these marks after the body
+    /// of the letter, of its piece or of the whole word, so the network reads them as blanks.
+    static let arabicMarkSides: [Character: MarkSide] = {
+        var sides = [Character: MarkSide]()
+        for c in "تثخذزشضغفقنةژگٹڈڑأآؤئۓ" { sides[c] = .above }
+        for c in "بپيیإ" { sides[c] = .below }
+        for c in "جچظك" { sides[c] = .either }
+        return sides
+    }()
+
+    /// How many dots each dotted Arabic-script letter has (Persian and Urdu ی: ``lateMarks(_:at:)``). One
+    /// stroke per dot at most: two or three dots are often one stroke.
+    static let arabicDots: [Character: Int] = [
+        "ب": 1, "ت": 2, "ث": 3, "ج": 1, "خ": 1, "ذ": 1, "ز": 1, "ش": 3, "ض": 1, "ظ": 1, "غ": 1, "ف": 1,
+        "ق": 2, "ن": 1, "ي": 2, "ة": 2, "پ": 3, "چ": 3, "ژ": 3,
+    ]
+
+    /// Whether writers add a stroke to `c` after writing it: dots, bars, slashes, diacritics, the marks
+    /// of Arabic-script letters (``arabicMarkSides``; ی and ك in some of their forms only, which
+    /// ``lateMarks(_:at:)`` tells apart).
     static func takesLateMark(_ c: Character) -> Bool {
         if lateMarkLetters.contains(c) { return true }
         if c.isASCII { return false }
+        if arabicMarkSides[c] != nil { return true }
         // A letter with a diacritic: its canonical decomposition has a combining mark.
         let scalars = String(c).decomposedStringWithCanonicalMapping.unicodeScalars
         return scalars.count > 1 && scalars.dropFirst().contains { $0.properties.generalCategory == .nonspacingMark }
+    }
+
+    /// The strokes writers add to a letter after writing it, as the assignment weighs them.
+    struct LateMarks: Equatable, Sendable {
+        /// How many: 0 for none, `Int.max` for a number that varies (a diacritic, a hamza).
+        var count: Int
+        /// Whether only dots count (a dotted Arabic-script letter): strokes no larger than half a
+        /// character height, `count` of them at most.
+        var dotsOnly = false
+        var side = MarkSide.either
+
+        static let none = LateMarks(count: 0)
+        static let any = LateMarks(count: Int.max)
+
+        /// Whether the letter, holding `held` dots, takes a stroke that `isDot` and lies `above` the
+        /// middle of the letter's body.
+        func takes(isDot: Bool, held: Int, above: Bool) -> Bool {
+            guard count > 0, !dotsOnly || (isDot && held < count) else { return false }
+            switch side {
+            case .either: return true
+            case .above: return above
+            case .below: return !above
+            }
+        }
+    }
+
+    /// The late strokes of `characters[i]`: ``LateMarks/any`` for a letter that ``takesLateMark(_:)``
+    /// outside the Arabic script; for an Arabic-script one its side and, when dotted, its dots. Two have a
+    /// mark in some forms only: Persian and Urdu ی has two dots below when joined to the next letter
+    /// (initial and medial forms), and ك its small mark when it is not (isolated and final).
+    static func lateMarks(_ characters: [Character], at i: Int) -> LateMarks {
+        var c = characters[i]
+        if c.isASCII { return lateMarkLetters.contains(c) ? .any : .none }
+        var joined = joinsNext(characters, at: i)
+        let scalars = c.unicodeScalars
+        if scalars.count > 1, scalars.last == "\u{200C}" {
+            // A zero-width non-joiner after a letter (Persian "کتاب‌ها") is part of its Character and
+            // ends its joining: the letter as itself, in a form not joined to the next.
+            let letter = String(String.UnicodeScalarView(scalars.dropLast()))
+            if letter.count == 1 { c = Character(letter) }
+            joined = false
+        }
+        guard let side = arabicMarkSides[c] else { return takesLateMark(c) ? .any : .none }
+        switch c {
+        case "ی": return joined ? LateMarks(count: 2, dotsOnly: true, side: side) : .none
+        case "ك": return joined ? .none : LateMarks(count: Int.max, side: side)
+        default:
+            let dots = arabicDots[c]
+            return LateMarks(count: dots ?? Int.max, dotsOnly: dots != nil, side: side)
+        }
+    }
+
+    /// Whether the dual-joining Arabic letter `characters[i]` joins the next one: the next is an Arabic
+    /// letter (or a tatweel) that joins on its right, which every one but the hamza ء does.
+    static func joinsNext(_ characters: [Character], at i: Int) -> Bool {
+        guard i + 1 < characters.count, let s = characters[i + 1].unicodeScalars.first, s != "\u{0621}" else { return false }
+        let arabic = (0x0600...0x06FF).contains(s.value) || (0x0750...0x077F).contains(s.value)
+            || (0x08A0...0x08FF).contains(s.value)
+        return arabic && (s.properties.generalCategory == .otherLetter || s == "\u{0640}")
     }
 
     /// The runs of characters between spaces, with their spans merged per stroke.

@@ -23,6 +23,7 @@ import json
 import math
 import os
 import time
+from typing import Optional
 
 import numpy as np
 
@@ -74,12 +75,8 @@ def build(args):
     th, pruned, blob = lm_v2.fit_to_size(counts, args.max_bytes, args.growth, args.unigram_floor, args.lp_bits,
                                          args.bo_bits, unknown_logprob=unknown, bigram_cap=math.inf)
     print(f"pruned and written ({time.time() - t0:.0f} s)", flush=True)
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "wb") as f:
-        f.write(blob)
-    final = read_lm_file(args.out)
-    rows = {"reference": ref, "pruned": pruned, "quantized": final}
-    bpc = {k: round(lm.bits_per_char_text(m, held), 4) for k, m in rows.items()}
+    rows, bpc = write_measured(blob, args.out, held, ref, pruned)
+    final = rows["quantized"]
     tradeoff = []
     for b in [int(x) for x in args.tradeoff.split(",") if x]:
         _, p, bl = lm_v2.fit_to_size(counts, b, args.growth, args.unigram_floor, args.lp_bits, args.bo_bits, unknown,
@@ -104,12 +101,7 @@ def build(args):
         "normalization": lm.normalization(final, held, samples=args.normalization_samples),
         "sanity": sanity, "seconds": {"counts": round(t_counts, 1), "total": round(time.time() - t0, 1)},
     }
-    print(json.dumps(report, ensure_ascii=False))
-    if args.report:
-        with open(args.report, "a", encoding="utf-8") as f:
-            f.write(json.dumps(report, ensure_ascii=False) + "\n")
-    lm.use_alphabet(charset.WESTERN)
-    return report
+    return finish_report(report, args.report)
 
 
 # The Swift test's fixture: a small zh-Hant LM with the full zh-Hant alphabet (> 4096 symbols: 13-bit keys).
@@ -183,6 +175,42 @@ def golden(fixtures_dir: str, args):
     lm.use_alphabet(charset.WESTERN)
 
 
+
+def write_measured(blob: bytes, out: str, held: str, ref, pruned):
+    """Writes the INKLM2 ``blob`` to ``out`` and reads it back; returns the reference, the pruned and the written
+    (``"quantized"``) model by name, and the bits per character of each on the held-out text ``held`` (shared
+    with ``lm.thai``)."""
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "wb") as f:
+        f.write(blob)
+    rows = {"reference": ref, "pruned": pruned, "quantized": read_lm_file(out)}
+    return rows, {k: round(lm.bits_per_char_text(m, held), 4) for k, m in rows.items()}
+
+
+def finish_report(report: dict, path: Optional[str]) -> dict:
+    """Prints the build's figures, appends them as one JSON line to ``path`` when given, and gives the engine's
+    Latin alphabet back to the n-gram module (shared with ``lm.thai``)."""
+    print(json.dumps(report, ensure_ascii=False))
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(report, ensure_ascii=False) + "\n")
+    lm.use_alphabet(charset.WESTERN)
+    return report
+
+
+def add_counting_arguments(ap, sample_tokens: int, unigram_floor: float) -> None:
+    """The options of counting, pruning and measuring a text model's LM, shared with ``lm.thai``."""
+    ap.add_argument("--scale", type=float, default=4e6, help="tokens of text the counts stand for")
+    ap.add_argument("--sample-tokens", type=int, default=sample_tokens, help="sampled tokens for the n-grams across words")
+    ap.add_argument("--growth", type=float, default=1.5, help="pruning threshold factor per order above 3")
+    ap.add_argument("--unigram-floor", type=float, default=unigram_floor, help="minimum unigram probability of any symbol")
+    ap.add_argument("--lp-bits", type=int, default=8, choices=(8, 16))
+    ap.add_argument("--bo-bits", type=int, default=8, choices=(8, 16))
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--heldout-tokens", type=int, default=100_000, help="tokens of held-out text (seed + 1)")
+    ap.add_argument("--reference-entries", type=int, default=3_000_000,
+                    help="the 'before pruning' reference keeps at most this many n-grams")
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--language", choices=sorted(lm_cjk.LANGUAGES))
@@ -200,16 +228,7 @@ def main():
     ap.add_argument("--latin-rate", type=float, default=0.01, help="share of tokens that are ASCII Latin words")
     ap.add_argument("--ascii-punctuation", type=float, default=0.1,
                     help="share of ！？：；，（） written in their ASCII forms")
-    ap.add_argument("--scale", type=float, default=4e6, help="tokens of text the counts stand for")
-    ap.add_argument("--sample-tokens", type=int, default=8_000_000, help="sampled tokens for the n-grams across words")
-    ap.add_argument("--growth", type=float, default=1.5, help="pruning threshold factor per order above 3")
-    ap.add_argument("--unigram-floor", type=float, default=1e-8, help="minimum unigram probability of any symbol")
-    ap.add_argument("--lp-bits", type=int, default=8, choices=(8, 16))
-    ap.add_argument("--bo-bits", type=int, default=8, choices=(8, 16))
-    ap.add_argument("--seed", type=int, default=1234)
-    ap.add_argument("--heldout-tokens", type=int, default=100_000, help="tokens of held-out text (seed + 1)")
-    ap.add_argument("--reference-entries", type=int, default=3_000_000,
-                    help="the 'before pruning' reference keeps at most this many n-grams")
+    add_counting_arguments(ap, sample_tokens=8_000_000, unigram_floor=1e-8)
     ap.add_argument("--normalization-samples", type=int, default=300,
                     help="held-out positions at which the sum of P(c | context) over the alphabet is measured")
     args = ap.parse_args()

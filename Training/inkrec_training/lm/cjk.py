@@ -235,6 +235,34 @@ def _split_ascii(items, share: float):
     return out
 
 
+class RunningText:
+    """Running text as a sampler writes it: its pieces and the ``[start, stop)`` offsets of the word tokens
+    whose inner n-grams ``CJKTextModel.counts`` counts exactly (their sampled counts are dropped)."""
+
+    def __init__(self):
+        self.pieces: list[str] = []
+        self.starts: list[int] = []
+        self.stops: list[int] = []
+        self.pos = 0
+
+    def put(self, s: str) -> None:
+        if s:
+            self.pieces.append(s)
+            self.pos += len(s)
+
+    def mark_word(self, length: int) -> None:
+        """The next ``length`` characters put are a word token."""
+        self.starts.append(self.pos)
+        self.stops.append(self.pos + length)
+
+    def word(self, w: str) -> None:
+        self.mark_word(len(w))
+        self.put(w)
+
+    def result(self) -> tuple[str, np.ndarray, np.ndarray]:
+        return "".join(self.pieces), np.asarray(self.starts, np.int64), np.asarray(self.stops, np.int64)
+
+
 class CJKTextModel:
     """Running text of a CJK language without spaces, from word frequencies.
 
@@ -253,12 +281,10 @@ class CJKTextModel:
     FOLLOW_RATE = 0.9
     SPAN_MEAN, SPAN_MAX = 2.0, 6  # tokens inside a quotation or bracket pair: geometric, at most 6
 
-    def __init__(self, code: str, words: Sequence[str], freqs: Sequence[float], latin: Sequence[str] = (),
-                 latin_freqs: Sequence[float] = (), seed: int = 1234, freq_power: float = 1.0,
-                 number_rate: float = 0.02, latin_rate: float = 0.01, ascii_punctuation: float = 0.1,
-                 lengths: Optional[Sequence[tuple[float, float]]] = None):
-        lang = LANGUAGES[code]
-        self.code = code
+    def _set_tokens(self, words: Sequence[str], freqs: Sequence[float], freq_power: float, latin: Sequence[str],
+                    latin_freqs: Sequence[float], number_rate: float, latin_rate: float) -> None:
+        """The script's words drawn ∝ frequency**freq_power, and the Latin words the alphabet writes (both cases)
+        with their frequencies; no Latin tokens when none is left."""
         self.words = list(words)
         f = np.asarray(freqs, np.float64) ** freq_power
         self.freqs = f / f.sum()
@@ -268,6 +294,14 @@ class CJKTextModel:
         self.latin_freqs = lf / lf.sum() if len(lf) else lf
         self.latin_rate = latin_rate if len(self.latin) else 0.0
         self.number_rate = number_rate
+
+    def __init__(self, code: str, words: Sequence[str], freqs: Sequence[float], latin: Sequence[str] = (),
+                 latin_freqs: Sequence[float] = (), seed: int = 1234, freq_power: float = 1.0,
+                 number_rate: float = 0.02, latin_rate: float = 0.01, ascii_punctuation: float = 0.1,
+                 lengths: Optional[Sequence[tuple[float, float]]] = None):
+        lang = LANGUAGES[code]
+        self.code = code
+        self._set_tokens(words, freqs, freq_power, latin, latin_freqs, number_rate, latin_rate)
         self.seps = _split_ascii(lang.seps, ascii_punctuation)
         self.ends = _split_ascii(lang.ends, ascii_punctuation)
         spans = []
@@ -354,17 +388,8 @@ class CJKTextModel:
         u_follow = rng.random(n_tokens)
         shares = np.asarray([s for s, _ in self.lengths]); shares /= shares.sum()
         means = np.asarray([m for _, m in self.lengths])
-        pieces: list[str] = []
-        starts: list[int] = []
-        stops: list[int] = []
-        pos, i = 0, 0
-
-        def put(s: str):
-            nonlocal pos
-            if s:
-                pieces.append(s)
-                pos += len(s)
-
+        text = RunningText()
+        put, i = text.put, 0
         while i < n_tokens:
             put("\0")
             stop_p = 1.0 / means[int(rng.choice(len(means), p=shares))]
@@ -385,8 +410,7 @@ class CJKTextModel:
                 if last.isascii() and last.isalnum() and tok[0].isascii() and tok[0].isalnum():
                     put(" ")
                 if script:
-                    starts.append(pos)
-                    stops.append(pos + len(tok))
+                    text.mark_word(len(tok))
                     r = self.rule[widx[i]]
                     if r >= 0 and u_follow[i] < self.FOLLOW_RATE:  # (its n-grams are counted on the sample)
                         followers, cum = self.follow[r]
@@ -408,7 +432,7 @@ class CJKTextModel:
                 if s:
                     put(s)
                     last = s[-1]
-        return "".join(pieces), np.asarray(starts, np.int64), np.asarray(stops, np.int64)
+        return text.result()
 
     # -- counting ------------------------------------------------------------------------------
     def counts(self, order: int, scale: float, sample_tokens: int = 8_000_000,

@@ -101,10 +101,24 @@ LANGUAGES: dict[str, Language] = {
                    notes="words written with a zero-width non-joiner (می‌خواهم) are left out: the set has no ZWNJ"),
     "ur": Language("Urdu", "آابپتٹثجچحخدڈذرڑزژسشصضطظعغفقکگلمنںوہھءیےئۓ", ("\u201c", "\u201d"),
                    extra="\u060c\u061b\u061f", capitalized_mid=0.0, decimal_comma=False, currency="$"),
+    "hi": Language("Hindi", "".join(charset.DEVANAGARI_LETTERS), ("\u201c", "\u201d"), extra="\u0964\u0965",
+                   capitalized_mid=0.0, decimal_comma=False, currency="$",
+                   notes="no capitals; words are wordfreq's in NFC (nukta letters as consonant + nukta); the running "
+                         "text ends sentences with the ASCII period, not the danda (।), which the set has; the ₹ sign "
+                         "is not in the character set"),
+    "bn": Language("Bengali", "".join(charset.BENGALI_LETTERS), ("\u201c", "\u201d"), extra="\u0964\u0965",
+                   capitalized_mid=0.0, decimal_comma=False, currency="$",
+                   notes="no capitals; words are wordfreq's in NFC (ড় ঢ় য় as consonant + nukta; words with a ZWJ or ZWNJ "
+                         "are left out: the set has neither); sentences end with the ASCII period here though Bengali "
+                         "text mostly ends them with the danda (।), which the set has; the ৳ sign is not in the set"),
+    "ta": Language("Tamil", "".join(charset.TAMIL_LETTERS), ("\u201c", "\u201d"),
+                   capitalized_mid=0.0, decimal_comma=False, currency="$",
+                   notes="no capitals; words are wordfreq's in NFC (ொ ோ ௌ composed); Tamil text writes numbers in "
+                         "ASCII digits (the Tamil digits are in the set but rare); the ₹ sign is not in the set"),
 }
 CYRILLIC = ("ru", "uk", "bg", "mk", "sr")
 # Languages whose words come through the script kit's ``writing.text`` (made right for their script).
-KIT = CYRILLIC + ("el", "ko", "he", "ar", "fa", "ur")
+KIT = CYRILLIC + ("el", "ko", "he", "ar", "fa", "ur", "hi", "bn", "ta")
 
 # Letters wordfreq spells in an older or other form, written the language's way (Romanian s and t
 # with a cedilla are the comma-below letters).

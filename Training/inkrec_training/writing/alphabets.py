@@ -9,6 +9,21 @@ from __future__ import annotations
 
 import unicodedata
 
+_DEVANAGARI = ("अआइईउऊऋएऐओऔऍऑॲ" + "".join(chr(c) for c in range(0x0915, 0x093A)) + "ािीुूृेैोौॅॉ"
+               + "ँंः" + "\u093C\u094D\u093D")
+# Bengali: independent vowels, consonants ক–হ, khanda ta, vowel signs, candrabindu anusvara visarga, nukta (ড় ঢ় য়
+# are consonant + nukta in NFC), hasanta. Tamil: vowels, consonants (with the Grantha ஜ ஶ ஷ ஸ ஹ), aytham, vowel
+# signs (ொ ோ ௌ composed, as NFC writes them), the au length mark, pulli.
+_BENGALI = ("অআইঈউঊঋএঐওঔ" + "".join(chr(c) for c in range(0x0995, 0x09BA)
+                                      if c not in (0x09A9, 0x09B1, 0x09B3, 0x09B4, 0x09B5))
+            + "\u09CE" + "ািীুূৃেৈোৌ" + "ঁংঃ" + "\u09BC\u09CD")
+# Thai: consonants ก–ฮ (with ฤ ฦ), leading and following vowels, sara am, the vowel signs above and below, tone
+# marks, thanthakhat, nikhahit, yamakkan, mai yamok ๆ, paiyannoi ฯ (writing.thai.WORD_LETTERS; digits are not
+# word letters).
+_THAI = ("".join(chr(c) for c in range(0x0E01, 0x0E2F)) + "เแโใไ" + "ะาๅ" + "\u0E33" + "\u0E31\u0E34\u0E35\u0E36\u0E37\u0E47"
+         + "\u0E38\u0E39\u0E3A" + "\u0E48\u0E49\u0E4A\u0E4B" + "\u0E4C\u0E4D\u0E4E" + "\u0E46\u0E2F")
+_TAMIL = ("அஆஇஈஉஊஎஏஐஒஓஔ" + "கஙசஜஞடணதநனபமயரறலளழவஶஷஸஹ" + "\u0B83" + "ாிீுூெேைொோௌ" + "\u0BD7\u0BCD")
+
 ALPHABETS: dict[str, str] = {
     "ru": "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
     "uk": "абвгґдеєжзиіїйклмнопрстуфхцчшщьюя",
@@ -21,19 +36,31 @@ ALPHABETS: dict[str, str] = {
     "fa": "آاأبپتثجچحخدذرزژسشصضطظعغفقکگلمنوهیئء",
     "ur": "آابپتٹثجچحخدڈذرڑزژسشصضطظعغفقکگلمنںوہھءیےئۓ",
     "vi": "aăâbcdđeêghiklmnoôơpqrstuưvxy" "àáãảạằắẳẵặầấẩẫậèéẻẽẹềếểễệìíỉĩịòóỏõọồốổỗộờớởỡợùúủũụừứửữựỳýỷỹỵ",
+    # Devanagari: independent vowels, consonants क–ह, vowel signs, candrabindu anusvara visarga, nukta,
+    # virama, avagraha (a word is written with these; digits and dandas are not word letters).
+    # Hindi only: wordfreq has no Marathi or Nepali list (``mr`` answers with Hindi's, ``ne`` with English's),
+    # so no text exists here to train or measure either on.
+    "hi": _DEVANAGARI,
+    "bn": _BENGALI,
+    "ta": _TAMIL,
+    "th": _THAI,
 }
 # Letters a language writes inside words besides its alphabet (Ukrainian's apostrophe: м'ясо, п’ять).
 WORD_MARKS: dict[str, str] = {"uk": "'\u2019"}
 
 SCRIPTS: dict[str, str] = {"ru": "Cyrl", "uk": "Cyrl", "bg": "Cyrl", "mk": "Cyrl", "sr": "Cyrl", "el": "Grek",
                            "ko": "Hang", "vi": "Latn", "he": "Hebr",
-                           "ar": "Arab", "fa": "Arab", "ur": "Arab"}
+                           "ar": "Arab", "fa": "Arab", "ur": "Arab", "hi": "Deva",
+                           "bn": "Beng", "ta": "Taml", "th": "Thai"}
 
-_PREFIX = {"CYRILLIC": "Cyrl", "GREEK": "Grek", "HANGUL": "Hang", "LATIN": "Latn", "HEBREW": "Hebr", "ARABIC": "Arab"}
+_PREFIX = {"CYRILLIC": "Cyrl", "GREEK": "Grek", "HANGUL": "Hang", "LATIN": "Latn", "HEBREW": "Hebr", "ARABIC": "Arab",
+           "DEVANAGARI": "Deva", "BENGALI": "Beng", "TAMIL": "Taml",
+           "THAI": "Thai"}
 
 
 def script_of(c: str) -> str | None:
-    """The script of letter ``c`` (Arab, Cyrl, Grek, Hang, Hebr, Latn), or None for other characters."""
+    """The script of letter ``c`` (Arab, Beng, Cyrl, Deva, Grek, Hang, Hebr, Latn, Taml, Thai), or None for other
+    characters."""
     name = unicodedata.name(c, "")
     return _PREFIX.get(name.split(" ")[0])
 

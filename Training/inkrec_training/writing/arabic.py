@@ -17,7 +17,9 @@ holds the script's rules as data and the letters' centre lines:
   font's advances, right to left, so the joins meet on the baseline; its body fragments are written as a pen
   writes them (the rightmost first, vertical strokes from their top, the rest from their right end), each
   fragment that starts near the end of the last one continuing the same pen stroke; its marks follow the
-  piece, or, for ``late_dots`` of the writers, the whole word (``writer.RULES["Arab"]``).
+  piece, or, for half the words, the whole word. ``write_word_with_owners`` also says which character each
+  mark stroke belongs to (its provenance, for scoring how the engine aligns late dots), drawing the same
+  random numbers and writing the same strokes as ``write_word``.
 
 Units: x-height units as the rest of the kit (baseline y = 0, y down); one x-height is ``EM_PER_X`` em of the
 font, so an alef stands about 1.6 x-heights tall.
@@ -30,7 +32,7 @@ import os
 import random
 import unicodedata
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -215,67 +217,141 @@ def pen_order(fragments: Sequence[np.ndarray], reach: float = 0.35) -> list[np.n
     return out
 
 
-def word(w: str, rng: random.Random, heldout: bool = False, hold_out_forms: bool = False
-         ) -> Optional[list[tuple[list[np.ndarray], list[np.ndarray], float]]]:
-    """The pieces of ``w`` as ``write_arabic`` takes them: per connected piece (pen strokes of its body in
-    x-height units, its marks, its width), its glyphs placed at the font's advances right to left from x = 0.
-    None when a glyph was not traced. ``rng``, ``heldout`` and ``hold_out_forms`` are taken as the other
-    scripts' ``word`` take them (one traced form per glyph: nothing to choose)."""
+class Piece(NamedTuple):
+    """One connected piece of a word as ``word_pieces`` lays it out (x-height units, right to left from 0)."""
+    body: list[np.ndarray]   # pen strokes of its body (``pen_order``: fragments of several glyphs merged)
+    marks: list[np.ndarray]  # its marks (dots, hamza, madda, bars), rightmost first
+    width: float
+    owners: list[int]        # per mark, the index in the word of the character it belongs to
+
+
+def mark_owner(text: str, start: int) -> int:
+    """The index in the word of the character that owns the marks of a glyph writing ``text`` from index
+    ``start``: the glyph's last character. For a lam-alef that is the alef (أ's hamza, آ's madda); lam has no
+    mark. Any other glyph writes one character."""
+    return start + len(text) - 1
+
+
+def word_pieces(w: str) -> Optional[list[Piece]]:
+    """The pieces of ``w`` (``Piece``): its glyphs placed at the font's advances right to left from x = 0,
+    each piece's body in pen order and its marks with the character each belongs to. None when a glyph was
+    not traced."""
     if not covers(w):
         return None
-    out = []
+    out, start = [], 0
     for piece in pieces(w):
-        x, body, marks = 0.0, [], []
-        for _, _, p in piece:
+        x, body, marks, owners = 0.0, [], [], []
+        for text, _, p in piece:
             adv, b, m = glyph(p)
             shift = np.array([x - adv, 0.0])
             body += [s + shift for s in b]
             marks += [s + shift for s in m]
+            owners += [mark_owner(text, start)] * len(m)
             x -= adv
-        out.append((pen_order(body), sorted(marks, key=lambda s: -float(s[:, 0].max())), -x))
+            start += len(text)
+        order = sorted(range(len(marks)), key=lambda k: -float(marks[k][:, 0].max()))  # rightmost first
+        out.append(Piece(pen_order(body), [marks[k] for k in order], -x, [owners[k] for k in order]))
     return out
+
+
+def word(w: str, rng: random.Random, heldout: bool = False, hold_out_forms: bool = False, owners: bool = False
+         ) -> Optional[list[tuple]]:
+    """The pieces of ``w`` as ``write_word`` takes them: per connected piece (pen strokes of its body in
+    x-height units, its marks, its width), its glyphs placed at the font's advances right to left from x = 0;
+    with ``owners``, a fourth item: per mark, the index in ``w`` of its character (``word_pieces``).
+    None when a glyph was not traced. ``rng``, ``heldout`` and ``hold_out_forms`` are taken as the other
+    scripts' ``word`` take them (one traced form per glyph: nothing to choose)."""
+    got = word_pieces(w)
+    if got is None:
+        return None
+    return [tuple(p) if owners else (p.body, p.marks, p.width) for p in got]
+
+
+def written_order(parts: Sequence[np.ndarray], style, rng: random.Random, centre: Sequence[float]) -> list[int]:
+    """For each stroke that ``writer.char_strokes(parts, style, rng, centre=centre, join_reach=0.0)`` will
+    return, the index in ``parts`` of the stroke it writes: the writer may swap two neighbouring strokes
+    (``Style.swap``), even a body stroke and a mark. Found without advancing ``rng``: stand-ins for
+    ``parts`` (stroke k: as many points as it, all at x = k·10⁴, y = 0) are written with a copy of ``rng``'s
+    state, which draws the same numbers (the draws depend on the strokes' count and lengths, not their
+    points); the writer's small turns, shears and shifts keep the stand-ins' order in x."""
+    from . import writer
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    stand_ins = [np.column_stack([np.full(len(p), 1e4 * k), np.zeros(len(p))]) for k, p in enumerate(parts)]
+    written = writer.char_strokes(stand_ins, style, copy, centre=centre, join_reach=0.0)
+    if len(written) != len(parts):
+        raise AssertionError(f"char_strokes wrote {len(written)} strokes for {len(parts)}")
+    xs = [float(s[:, 0].mean()) for s in written]
+    return [int(r) for r in np.argsort(np.argsort(xs))]
 
 
 def write_word(w: str, rules, style, rng: random.Random, unit: float = 100.0) -> Optional[list[np.ndarray]]:
     """Word ``w`` written by ``style`` right to left: each connected piece varied as ``writer.char_strokes``
     varies a glyph (about its own centre), placed with the writer's gaps between pieces, its marks right
-    after it or, with probability ``rules.late`` … after the whole word. Returns ``[x, y, t]`` arrays,
-    ``unit`` per x-height, or None when a glyph was not traced."""
+    after it or, for half the words, after the whole word. Returns ``[x, y, t]`` arrays, ``unit`` per
+    x-height, or None when a glyph was not traced."""
+    got = _write(w, rules, style, rng, unit, track=False)
+    return None if got is None else got[0]
+
+
+def write_word_with_owners(w: str, rules, style, rng: random.Random, unit: float = 100.0
+                           ) -> Optional[tuple[list[np.ndarray], list[Optional[int]]]]:
+    """``write_word``'s strokes (the same ones, from the same draws of ``rng``) and, per stroke, the index in
+    ``w`` of the character a mark stroke (dot, hamza, madda, bar) belongs to, or None for a body stroke (a
+    piece's body strokes run across its glyphs: no single owner). What an alignment of the marks is
+    scored against (``families.scripts.alignment``)."""
+    return _write(w, rules, style, rng, unit, track=True)
+
+
+def _write(w: str, rules, style, rng: random.Random, unit: float, track: bool
+           ) -> Optional[tuple[list[np.ndarray], list[Optional[int]]]]:
+    """``write_word`` and, with ``track``, each stroke's owner (``write_word_with_owners``); without it the
+    owners are all None. Tracking draws nothing from ``rng`` (``written_order``)."""
     from . import writer
-    got = word(w, rng)
+    got = word_pieces(w)
     if got is None:
         return None
     late = rng.random() < 0.5  # this word's dots after the whole word, else after each piece
     strokes: list[np.ndarray] = []
+    owners: list[Optional[int]] = []
     pauses: list[float] = []
-    tail: list[np.ndarray] = []
+    tail: list[tuple[np.ndarray, Optional[int]]] = []
     x, base = 0.0, 0.0
-    for body, marks, width in got:
+    for body, marks, width, mark_owners in got:
         parts = body + marks
+        part_owners = [None] * len(body) + list(mark_owners)
         allp = np.concatenate(parts)
         centre = (0.5 * float(allp[:, 0].min() + allp[:, 0].max()), -0.5)
+        order = written_order(parts, style, rng, centre) if track else None
         written = writer.char_strokes(parts, style, rng, centre=centre, join_reach=0.0)
+        who = [None] * len(parts) if order is None else [part_owners[k] for k in order]
+        if order is not None and [len(s) for s in written] != [len(parts[k]) for k in order]:
+            raise AssertionError("written_order does not match the strokes char_strokes wrote")
         size = float(np.clip(math.exp(rng.gauss(0, style.size_var * 0.5)), 0.85, 1.2))
         base = float(np.clip(base + rng.gauss(0, style.drift), -0.2, 0.2))
         right = float(np.concatenate(written)[:, 0].max())
         placed = [(s - np.array([right, 0.0])) * size + np.array([x, base]) for s in written]
         nb = len(body)
-        for s in placed[:nb]:
+        for s, o in zip(placed[:nb], who[:nb]):
             strokes.append(s)
+            owners.append(o)
             pauses.append(rng.uniform(0.03, 0.1))
-        for s in placed[nb:]:
+        for s, o in zip(placed[nb:], who[nb:]):
             if late:
-                tail.append(s)
+                tail.append((s, o))
             else:
                 strokes.append(s)
+                owners.append(o)
                 pauses.append(rng.uniform(0.05, 0.15))
         left = float(np.concatenate(placed)[:, 0].min())
         x = left - rng.uniform(*rules.letter_gap) * (0.5 + style.spacing * 2)
-    for s in tail:
+    for s, o in tail:
         strokes.append(s)
+        owners.append(o)
         pauses.append(rng.uniform(0.05, 0.15))
     scale = np.array([unit, unit, 1.0])
-    return [p * scale for p in writer.pen(strokes, np.asarray(pauses), style, rng)]
+    inks = writer.pen(strokes, np.asarray(pauses), style, rng)  # one ink stroke per stroke, in order
+    return [p * scale for p in inks], owners
 
 
 def main() -> None:

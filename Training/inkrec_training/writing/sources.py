@@ -37,6 +37,24 @@ NOTO = Source("Noto Sans", "font outlines", "SIL OFL 1.1", "Debian fonts-noto-co
               "outlines rasterized and thinned to centre lines; stroke order and direction by the script's rules")
 NANUM_PEN = Source("Nanum Pen", "font outlines", "SIL OFL 1.1 (NAVER Corporation)", "Debian fonts-nanum-extra",
                    "a handwriting-style Hangul font, for checking generated syllables")
+NOTO_NASKH = Source("Noto Naskh Arabic", "font outlines", "SIL OFL 1.1", "Debian fonts-noto-core",
+                    "each joining form's outline rasterized and thinned to centre lines once "
+                    "(`Training/inkrec_training/writing/data/arabic_forms.json`, `scripts data arabic-forms`); "
+                    "pieces joined and written right to left, dots and marks after the piece or the word")
+def _noto_indic(name: str, module: str, headline: bool) -> Source:
+    return Source(f"Noto Sans {name}", "font outlines", "SIL OFL 1.1", "Debian fonts-noto-core",
+                  "each glyph's outline rasterized and thinned to centre lines once"
+                  + (", the headline band apart" if headline else "")
+                  + f" (`Training/inkrec_training/writing/data/{module}_glyphs.json.gz`, `scripts data {module}-glyphs`); "
+                  "syllables shaped by HarfBuzz, bodies left to right, vowel signs placed left of a consonant written "
+                  "after it, marks after their syllable" + (", the headline after the word's bodies" if headline else ""))
+
+
+NOTO_DEVANAGARI = _noto_indic("Devanagari", "devanagari", headline=True)
+NOTO_BENGALI = _noto_indic("Bengali", "bengali", headline=True)
+NOTO_TAMIL = _noto_indic("Tamil", "tamil", headline=False)
+HARFBUZZ = Source("HarfBuzz (uharfbuzz)", "text shaping", "uharfbuzz Apache-2.0, HarfBuzz Old MIT", "PyPI uharfbuzz",
+                  "shapes each syllable into the font's glyphs once, when the glyph tables are built; not at training time")
 MAKE_ME_A_HANZI = Source("Make Me a Hanzi", "centre lines", "Arphic Public License", "../shared/data/cjk")
 KANJIVG = Source("KanjiVG", "centre lines", "CC BY-SA 3.0", "../shared/data/cjk")
 WORDFREQ = Source("wordfreq", "text", "data CC BY-SA 4.0, code Apache-2.0", "PyPI wordfreq")
@@ -48,6 +66,10 @@ SCRIPTS: dict[str, tuple[Source, ...]] = {
     "Hang": (DRAWN, NANUM_PEN, WORDFREQ),
     "Hani": (MAKE_ME_A_HANZI, KANJIVG, WORDFREQ),
     "Hebr": (DRAWN, WORDFREQ),
+    "Arab": (NOTO_NASKH, WORDFREQ),
+    "Deva": (NOTO_DEVANAGARI, HARFBUZZ, WORDFREQ),
+    "Beng": (NOTO_BENGALI, HARFBUZZ, WORDFREQ),
+    "Taml": (NOTO_TAMIL, HARFBUZZ, WORDFREQ),
 }
 
 

@@ -35,10 +35,12 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from . import alphabets, arabic, cyrillic, greek, hangul, hebrew, homoglyphs, text, writer
+from . import alphabets, arabic, bengali, cyrillic, devanagari, greek, hangul, hebrew, homoglyphs, tamil, text, thai, writer
 
 # The letter drawings of each script that a word can be written from.
-LETTERS = {"Cyrl": cyrillic.word, "Grek": greek.word, "Hebr": hebrew.word, "Arab": arabic.word, "Hang": None}
+LETTERS = {"Cyrl": cyrillic.word, "Grek": greek.word, "Hebr": hebrew.word, "Arab": arabic.word,
+           "Deva": devanagari.word, "Beng": bengali.word, "Taml": tamil.word,
+           "Thai": thai.word, "Hang": None}
 # Units per em of generated Hangul: a syllable is about as tall as a Latin capital over 1.6 x-heights.
 HANGUL_EM = 160.0
 # Latin words and numbers that appear inside Korean lines.
@@ -163,6 +165,14 @@ class ScriptSources:
             return write_hangul(w, style, rng)
         if self.script == "Arab":  # joined pieces, not letters: the script's own writer
             return arabic.write_word(w, self.rules, style, rng)
+        if self.script == "Deva":  # shaped syllables, the headline after the bodies: the script's own writer
+            return devanagari.write_word(w, self.rules, style, rng)
+        if self.script == "Beng":  # shaped syllables, the headline after the bodies (writing.indic)
+            return bengali.write_word(w, self.rules, style, rng)
+        if self.script == "Taml":  # shaped syllables, pre-base signs after their consonant, pulli after (writing.indic)
+            return tamil.write_word(w, self.rules, style, rng)
+        if self.script == "Thai":  # shaped clusters, marks after their consonant, tone mark last (writing.indic)
+            return thai.write_word(w, self.rules, style, rng)
         letters = self.letters(w, rng, heldout=self.forms == "heldout", hold_out_forms=self.forms == "training")
         if letters is None:
             return None
@@ -173,7 +183,8 @@ class ScriptSources:
         got = self._write(text, self._style(rng), rng)
         return None if got is None else [s[:, :2] for s in got]
 
-    def _korean_line(self, rng: random.Random, lang: str, max_words: int, keep_time: bool) -> Optional[tuple[list, str]]:
+    def _korean_line(self, rng: random.Random, lang: str, max_words: int, keep_time: bool,
+                     style: Optional[writer.Style] = None) -> Optional[tuple[list, str]]:
         words = [self._text(rng, lang)[1] for _ in range(rng.randint(2, max_words))]
         if rng.random() < 0.15:  # a number or a Latin word among them
             extra = rng.choice(KOREAN_LATIN) if rng.random() < 0.5 else str(rng.choice(
@@ -182,7 +193,7 @@ class ScriptSources:
         line = " ".join(words)
         if rng.random() < 0.12:
             line += rng.choice(".,?")
-        got = write_hangul(line, self._style(rng), rng)
+        got = write_hangul(line, self._style(rng) if style is None else style, rng)
         if got is None:
             return None
         return [s if keep_time else s[:, :2] for s in got], self.label(line)
@@ -197,13 +208,16 @@ class ScriptSources:
         return None
 
     def line(self, rng: random.Random, lang: Optional[str] = None, unit: float = 100.0, max_words: int = 4,
-             keep_time: bool = False) -> Optional[tuple[list, str]]:
+             keep_time: bool = False, style: Optional[writer.Style] = None) -> Optional[tuple[list, str]]:
         """Two to ``max_words`` generated words of one language and one writer on a line, and its text
-        (strokes ``(N, 2)``, or ``[x, y, t]`` with ``keep_time``)."""
+        (strokes ``(N, 2)``, or ``[x, y, t]`` with ``keep_time``). The writer is drawn from ``rng``
+        (``_style``) unless ``style`` is given (several lines of one writer, e.g. a page: then ``rng`` draws
+        one number fewer, and otherwise the same). A script written without spaces (``ScriptRules.word_space``
+        False: Thai) joins the words into one phrase, ink and text."""
         lang = lang or rng.choice(self.langs)
         if self.script == "Hang":
-            return self._korean_line(rng, lang, max_words, keep_time)
-        style = self._style(rng)
+            return self._korean_line(rng, lang, max_words, keep_time, style)
+        style = self._style(rng) if style is None else style
         rtl = self.rules.writing == "rtl"  # words go right to left, the first rightmost
         words, strokes, x, t0 = [], [], 0.0, 0.0
         for k in range(rng.randint(2, max_words)):
@@ -221,11 +235,14 @@ class ScriptSources:
             x = float(allp[:, 0].min() if rtl else allp[:, 0].max()) + dx
             t0 = float(strokes[-1][-1, 2]) + rng.uniform(0.2, 0.5)
             words.append(w)
-            gap = rng.uniform(0.45, 1.1) * unit * (1.0 + style.spacing)
+            if self.rules.word_space:
+                gap = rng.uniform(0.45, 1.1) * unit * (1.0 + style.spacing)
+            else:  # a phrase: words joined as the letters inside a word (the same one draw, so other scripts' lines stay)
+                gap = rng.uniform(*self.rules.letter_gap) * unit * (0.5 + style.spacing)
             x += -gap if rtl else gap
         if len(words) < 2:
             return None
-        label = " ".join(words)
+        label = (" " if self.rules.word_space else "").join(words)
         r = rng.random()
         if r < 0.12:
             mark = rng.choice(".,")

@@ -183,6 +183,8 @@ class ScriptRules:
     letter_gap: tuple = (0.08, 0.3)       # gap between letters, in x-heights (baseline layout)
     writing: str = "ltr"                  # or "rtl": letters (and words on a line) go right to left, the
                                           # first letter of the text rightmost (Hebrew, Arabic)
+    word_space: bool = True               # False: a line's words are written joined, as one phrase, and its text
+                                          # has no space between them (Thai)
 
 
 RULES: dict[str, ScriptRules] = {
@@ -193,6 +195,16 @@ RULES: dict[str, ScriptRules] = {
     "Cyrl": ScriptRules("Cyrl", "baseline", letter_join=0.6),
     "Arab": ScriptRules("Arab", "baseline", letter_join=1.0, letter_gap=(0.15, 0.45), writing="rtl"),
     "Hebr": ScriptRules("Hebr", "baseline", letter_join=0.15, letter_gap=(0.1, 0.32), writing="rtl"),
+    # Devanagari (writing.devanagari writes it): syllables left to right at the font's advances with a small
+    # gap (the headline bridges them), each open stroke from its top or left; no letter joins.
+    "Deva": ScriptRules("Deva", "baseline", direction="down-right", letter_gap=(-0.02, 0.12)),
+    # Bengali and Tamil (writing.bengali / writing.tamil through writing.indic) as Devanagari: syllables at the
+    # font's advances, no letter joins; Tamil has no headline to bridge them, so a little more gap.
+    "Beng": ScriptRules("Beng", "baseline", direction="down-right", letter_gap=(-0.02, 0.12)),
+    "Taml": ScriptRules("Taml", "baseline", direction="down-right", letter_gap=(0.0, 0.15)),
+    # Thai (writing.thai through writing.indic): clusters at Noto Looped Thai's advances, no letter joins, no
+    # headline; the gap as Tamil's (a word's letters stand apart, and words on a line follow with no space).
+    "Thai": ScriptRules("Thai", "baseline", direction="down-right", letter_gap=(0.0, 0.15), word_space=False),
     "Viet": ScriptRules("Latn", "baseline", letter_join=0.5,
                         late_marks=frozenset({"acute", "grave", "hook_above", "tilde", "dot_below"})),
 }

@@ -62,6 +62,7 @@ LANGUAGE_MODELS = {
     "ko": ("ko", "Korean", []),
     "he": ("he", "Hebrew", []),
     "ar": ("ar", "Arabic", []), "fa": ("fa", "Persian", []), "ur": ("ur", "Urdu", []),
+    "hi": ("hi", "Hindi", []), "bn": ("bn", "Bengali", []), "ta": ("ta", "Tamil", []), "th": ("th", "Thai", []),
 }
 
 # What each character set's network is called and how its README and cards describe it.
@@ -81,9 +82,20 @@ NETWORKS = {
                "Every Arabic-script language model (`ar`, `fa`, `ur`)"),
     "hebrew": ("hebr", "the Hebrew network (the Latin network's letters and the 27 Hebrew letters, read right to left)",
                "The Hebrew model `he`"),
+    "devanagari": ("deva", "the Devanagari network (the Latin network's letters and Hindi's letters, vowel signs, "
+                           "signs, digits and dandas)", "The Hindi model `hi`"),
+    "bengali": ("beng", "the Bengali network (the Latin network's letters and Bengali's letters, vowel signs, signs, "
+                        "digits and dandas)", "The Bengali model `bn`"),
+    "tamil": ("taml", "the Tamil network (the Latin network's letters and Tamil's letters, vowel signs, pulli and "
+                      "digits)", "The Tamil model `ta`"),
+    "thai": ("thai", "the Thai network (the Latin network's letters and Thai's letters, vowels, tone marks, signs and "
+                     "digits; text without spaces between words)", "The Thai model `th`"),
 }
 # Character sets whose script is written right to left: their models' config.json says "direction": "rtl".
 RIGHT_TO_LEFT = frozenset({"hebrew", "arabic"})
+# Character sets whose script puts no space between words (Thai): the decoder joins a pre-context to the ink's
+# text without a separator, as the CJK models do (`contextSeparator: ""`).
+NO_WORD_SPACES = frozenset({"thai"})
 
 
 def identifiers_of(charset_name: str) -> list[str]:
@@ -284,7 +296,8 @@ def main():
                         "lmWeight": per_language.get(ident, {}).get("lmWeight", args.lm_weight),
                         "insertionBonus": per_language.get(ident, {}).get("insertionBonus", args.insertion_bonus),
                         "beamWidth": args.beam_width, "endWeight": args.end_weight,
-                        **({"beamThreshold": args.beam_threshold} if args.beam_threshold else {})},
+                        **({"beamThreshold": args.beam_threshold} if args.beam_threshold else {}),
+                        **({"contextSeparator": ""} if args.charset in NO_WORD_SPACES else {})},
         }
         write_json(os.path.join(out, "config.json"), config)
         write_json(os.path.join(out, "model.json"),

@@ -3,9 +3,12 @@
 
     swift build -c release --product inkrec
     python3 -m inkrec_training pages evaluate --pages 300 --json Training/work/pages-eval.json
+    python3 -m inkrec_training pages evaluate --language he --model-directory Models/he --pages 200
 
 Pages come from `pages data`'s generator (UNIPEN train_r01_v07 free-text lines of validation
-writers only; CC BY 4.0, International Unipen Foundation), or from a file (`--pages-file`). The
+writers only; CC BY 4.0, International Unipen Foundation), or with `--language` from generated lines of
+that language (held-out writers of the writer model, ids 0–99,999; right to left for Hebrew and Arabic,
+pages of 3–6 lines: `pages data --language`), or from a file (`--pages-file`). The
 script runs the built CLI twice:
 
 1. the pages: `inkrec recognize --page --batch PAGES.jsonl --format json --model-directory M`, one
@@ -34,6 +37,7 @@ from inkrec_training import engine
 from inkrec_training.paths import ROOT
 from inkrec_training import data, pages
 from inkrec_training.metrics import edit_distance  # noqa: E402
+from inkrec_training.families.pages import make
 
 
 # ---------------------------------------------------------------------------------------------
@@ -202,12 +206,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pages", type=int, default=300, help="pages to generate (ignored with --pages-file)")
     ap.add_argument("--seed", type=int, default=1, help="generator seed")
-    ap.add_argument("--min-lines", type=int, default=2)
-    ap.add_argument("--max-lines", type=int, default=8)
+    ap.add_argument("--min-lines", type=int, default=None, help="default 2 (3 with --language)")
+    ap.add_argument("--max-lines", type=int, default=None, help="default 8 (6 with --language)")
     ap.add_argument("--pages-file", default=None, help="read pages (pages data output) instead of generating")
     ap.add_argument("--data-dir", default=data.DEFAULT_DATA)
     ap.add_argument("--inkrec", default=engine.DEFAULT_BINARY, help="the built CLI")
-    ap.add_argument("--model-directory", default=os.path.join(ROOT, "Models", "en-US"))
+    ap.add_argument("--model-directory", default=None, help="default Models/en-US (Models/LANGUAGE with --language)")
     ap.add_argument("--page-args", default="", help="extra arguments for the page run (space-separated)")
     ap.add_argument("--decoder-args", default="", help="extra arguments for both runs (e.g. --beam-width 32)")
     ap.add_argument("--no-line-baseline", action="store_true", help="skip the one-line-at-a-time run")
@@ -219,13 +223,18 @@ def main(argv=None):
     ap.add_argument("--pictures", default=None, help="write SVGs of the worst pages (with the answer's boxes) here")
     ap.add_argument("--work", default=None, help="keep the page and line files here (default: a temporary folder)")
     ap.add_argument("--json", default=None, help="write the figures and every page's record here")
+    make.add_language_arguments(ap)
     args = ap.parse_args(argv)
+    make.default_line_counts(args)
+    if args.model_directory is None:
+        args.model_directory = os.path.join(ROOT, "Models", args.language or "en-US")
 
     if args.pages_file:
         page_list = pages.read_jsonl(args.pages_file)
     else:
-        pool = pages.load_lines(args.data_dir, writers=args.writers)
-        page_list = pages.make_pages(pool, args.seed, args.pages, min_lines=args.min_lines, max_lines=args.max_lines)
+        pool, direction = make.line_pool(args)
+        page_list = pages.make_pages(pool, args.seed, args.pages, min_lines=args.min_lines, max_lines=args.max_lines,
+                                     direction=direction)
     if not os.path.exists(args.inkrec):
         raise SystemExit(f"no CLI at {args.inkrec}: build it with `swift build -c release --product inkrec`")
 

@@ -115,7 +115,32 @@ HEBREW = ScriptNetwork(
     (sources.DRAWN, sources.WORDFREQ), HEBREW_TRAINING_NOTE,
     "the drawn cursive letters (as in training)")
 
-SCRIPT_NETWORKS = {n.charset: n for n in (CYRILLIC, GREEK, KOREAN, HEBREW)}
+ARABIC_TRAINING_NOTE = (
+    "Trained from the shared Latin network latn-bilstm96x3 1.3.0 (its head grown by the 73 Arabic-script\n"
+    "  characters, each starting from the mean row, biases lowered by 2) on real English UNIPEN ink (40% of the mix)\n"
+    "  and the script kit's Arabic, Persian and Urdu ink (60%: generated words 70%, generated lines of two to four\n"
+    "  words 30%, the three languages drawn alike), with smooth elastic warps on half of the inks, on one core of\n"
+    "  this 2-core CPU: 46 minutes at learning rate 8e-4 (`latin train --charset arabic --scripts ar,fa,ur\n"
+    "  --mix-scripts 0.6 --init-from Models/latn-bilstm96x3/weights.safetensors --warmup-steps 0 --lr 8e-4 --warp 0.5\n"
+    "  --threads 1 --workers 1`), then 100 minutes more in a fresh schedule from 6e-4 (`--minutes 100\n"
+    "  --restart-schedule --lr 6e-4`); the moving average of the weights exported.")
+
+ARABIC = ScriptNetwork(
+    "arabic", "Arabic script", ("ar", "fa", "ur"),
+    "the 50 letters of Arabic, Persian and Urdu, Arabic-Indic and Persian digits and ، ؛ ؟;\nthe models read right "
+    "to left (`direction: rtl`) and output text in logical order, never presentation forms",
+    """every letter's isolated, initial, medial and
+  final form (and lam-alef) is the centre line of its Noto Naskh Arabic glyph (SIL OFL), traced once from the
+  font; a word is cut into connected pieces by the letters' joining classes, each piece's body written right to
+  left in one or a few pen strokes, its dots and marks after the piece or after the whole word
+  (`Training/inkrec_training/writing/arabic.py`, pictures in `Docs/scripts.md`). These are printed Naskh shapes
+  joined by a rule, not anyone's handwriting. The writer model (`writing/writer.py`) writes words and short lines
+  right to left with a writer's slant, size, spacing, baseline drift, stroke jitter and pen speed.""",
+    "",
+    (sources.NOTO_NASKH, sources.WORDFREQ), ARABIC_TRAINING_NOTE,
+    "the traced Naskh joining forms (as in training)")
+
+SCRIPT_NETWORKS = {n.charset: n for n in (CYRILLIC, GREEK, KOREAN, HEBREW, ARABIC)}
 
 
 def script_card(spec: ScriptNetwork, identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int,
@@ -130,7 +155,8 @@ def script_card(spec: ScriptNetwork, identifier: str, english: str, code: str, n
     n_chars = len(charset.SETS[spec.charset])
     real_words = " or from words composed of real letters" if spec.real_letters else ""
     why = ('"Korean": jamo against syllables' if spec.charset == "hangul" else
-           f'"{spec.script}: right to left"' if spec.charset == "hebrew" else f'"{spec.script}", "Its own network"')
+           f'"{spec.script}: right to left"' if spec.charset == "hebrew" else
+           '"Arabic, Persian and Urdu"' if spec.charset == "arabic" else f'"{spec.script}", "Its own network"')
     real = (f",\n  and words built from the isolated letters whose handwritten form {spec.script} shares ({spec.real_letters}: "
             "`writing/homoglyphs.py`)." if spec.real_letters else
             f"; no {spec.script} letter is written like a Latin one, so no real ink of {spec.script} exists here.")

@@ -15,7 +15,16 @@ the drawn jamo and block layouts, `writing.hangul`, written by held-out writers 
 handwritten letters, `writing.cyrillic`, by held-out writers), `hebrew-letters.svg` (every drawn cursive
 Hebrew letter form, `writing.hebrew`) and `hebrew-generated.svg` (Hebrew words written right to left from
 them by held-out writers) and `arabic-generated.svg` (Arabic, Persian and Urdu words from the traced joining
-forms, `writing.arabic`, right to left); `--only rtl` writes only the last three.
+forms, `writing.arabic`, right to left); `--only rtl` writes only the last three. `devanagari-generated.svg`
+(Hindi, Marathi and Nepali words from the shaped and traced Noto Sans Devanagari glyphs, `writing.devanagari`,
+each stroke coloured by its place in the writing order, blue first, red last: the headline comes late) is
+written by every run, and alone by `--only deva`. `bengali-generated.svg` and `tamil-generated.svg` (frequent
+Bengali and Tamil words from the shaped and traced Noto Sans Bengali / Tamil glyphs, `writing.bengali` /
+`writing.tamil` through `writing.indic`, coloured by writing order as Devanagari's) are written by a run without
+`--only` and alone by `--only indic`. `thai-generated.svg` (frequent Thai words of the Thai National Corpus list
+from the shaped and traced Noto Looped Thai glyphs, `writing.thai` through `writing.indic`, coloured by writing
+order: the leading vowel first, the marks above and below after their consonant, a tone mark after the vowel it
+stands on) is written by a run without `--only` and alone by `--only thai`.
 """
 from __future__ import annotations
 
@@ -27,7 +36,8 @@ from inkrec_training.paths import TRAINING as HERE
 from inkrec_training import compose, data, languages, splits
 from inkrec_training.families.latin.composer_figures import svg
 from inkrec_training import cjk
-from inkrec_training.writing import arabic, cyrillic, greek, hangul, hebrew, hershey, homoglyphs, text, writer
+from inkrec_training.writing import (arabic, bengali, cyrillic, devanagari, greek, hangul, hebrew, hershey, homoglyphs,
+                                     tamil, text, thai, writer)
 
 
 def training_writers(min_letters: int = 40) -> dict:
@@ -155,14 +165,75 @@ def generated_arabic(rng: random.Random, per_language: int = 4) -> list:
     return rows
 
 
+def generated_devanagari(rng: random.Random, per_language: int = 4) -> list:
+    """Hindi (wordfreq), Marathi and Nepali (``devanagari.MARATHI_WORDS`` / ``NEPALI_WORDS``: wordfreq has
+    neither) words written from the shaped, traced glyphs (``writing.devanagari``) by held-out writers."""
+    rows: list = []
+    hindi = [w for w in text.words("hi", 3000)[0] if len(devanagari.syllables(w)) >= 3]
+    for code, words in (("hi", hindi), ("mr", list(devanagari.MARATHI_WORDS)), ("ne", list(devanagari.NEPALI_WORDS))):
+        words = [w for w in words if len(w) >= 3]
+        target = len(rows) + per_language
+        while len(rows) < target:
+            w = words.pop(rng.randrange(len(words)))
+            k = len(rows)
+            ink = devanagari.write_word(w, writer.RULES["Deva"], writer.heldout_writer(k), rng)
+            if ink is not None:
+                rows.append((f"{code}: {w} (held-out writer {k})", ink))
+    return rows
+
+
+def generated_indic(module, code: str, script: str, rng: random.Random, n: int = 9) -> list:
+    """``n`` frequent words of ``code`` (wordfreq's 2,000 most frequent with three syllables or more) written from
+    the shaped, traced glyphs of ``module`` (``writing.bengali`` / ``writing.tamil`` / ``writing.thai``) by held-out
+    writers (Thai: the Thai National Corpus list, ``writing.thai.WORDS``)."""
+    words = [w for w in text.words(code, 2000)[0] if len(module.syllables(w)) >= 3]
+    rows: list = []
+    while len(rows) < n:
+        w = words.pop(rng.randrange(len(words)))
+        k = len(rows)
+        ink = module.write_word(w, writer.RULES[script], writer.heldout_writer(k), rng)
+        if ink is not None:
+            rows.append((f"{code}: {w} (held-out writer {k})", ink))
+    return rows
+
+
+def order_svg(rows: list, path: str, cols: int = 3, cell_w: int = 340, cell_h: int = 120) -> None:
+    """A grid of (label, strokes), each stroke coloured by its place in its ink's writing order: blue first,
+    red last."""
+    from inkrec_training.figures import Grid, write_ink_grid
+
+    def colour(cell, k, stroke):
+        n = len(rows[cell][1])
+        f = k / max(1, n - 1)
+        return f"#{int(40 + 200 * f):02x}30{int(240 - 200 * f):02x}"
+    write_ink_grid(path, rows, Grid(cols, cell_w, cell_h, margin_w=30, label_size=16, label_gap=8), colour)
+    print("wrote", path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=os.path.join(HERE, "..", "Docs", "scripts"))
     ap.add_argument("--seed", type=int, default=4)
-    ap.add_argument("--only", choices=["rtl"], help="write only the right-to-left scripts' pictures (the others are "
-                                                     "left as they are)")
+    ap.add_argument("--only", choices=["rtl", "deva", "indic", "thai"],
+                    help="write only the right-to-left scripts' pictures, only Devanagari's, only Bengali's and "
+                         "Tamil's, or only Thai's (the others are left as they are)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    if args.only in (None, "thai"):  # its own seed: adding it changed none of the other pictures
+        order_svg(generated_indic(thai, "th", "Thai", random.Random(args.seed + 45)),
+                  os.path.join(args.out, "thai-generated.svg"), cell_w=460)  # (its words run wide: no spaces)
+        if args.only == "thai":
+            return
+    if args.only in (None, "indic"):  # their own seeds: adding them changed none of the other pictures
+        order_svg(generated_indic(bengali, "bn", "Beng", random.Random(args.seed + 43)),
+                  os.path.join(args.out, "bengali-generated.svg"))
+        order_svg(generated_indic(tamil, "ta", "Taml", random.Random(args.seed + 44)),
+                  os.path.join(args.out, "tamil-generated.svg"))
+        if args.only == "indic":
+            return
+    order_svg(generated_devanagari(random.Random(args.seed + 42)), os.path.join(args.out, "devanagari-generated.svg"))
+    if args.only == "deva":
+        return
     # Hebrew's pictures draw from their own seed, so adding them changed none of the others.
     hrng = random.Random(args.seed + 40)
     svg(hebrew_letters(), os.path.join(args.out, "hebrew-letters.svg"), cols=12, cell_w=60, cell_h=90)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generated samples of the script kit's languages (Cyrillic, Greek, Korean, Hebrew) for Samples/ (`generated-<lang>.json`), marked as generated.
+"""Generated samples of the script kit's languages (Cyrillic, Greek, Korean, Hebrew, Arabic, Persian, Urdu) for Samples/ (`generated-<lang>.json`), marked as generated.
 
     python3 -m inkrec_training scripts data samples
 
@@ -17,13 +17,15 @@ import random
 import numpy as np
 
 from inkrec_training.paths import ROOT
-from inkrec_training.writing import alphabets, training, writer
+from inkrec_training.writing import alphabets, arabic, training, writer
 
-WORDS = {"ru": "привет", "uk": "дякую", "bg": "здравей", "mk": "убаво", "sr": "хвала", "el": "ευχαριστώ", "ko": "감사합니다", "he": "שלום"}
+WORDS = {"ru": "привет", "uk": "дякую", "bg": "здравей", "mk": "убаво", "sr": "хвала", "el": "ευχαριστώ", "ko": "감사합니다", "he": "שלום",
+         "ar": "شكرا", "fa": "سلام", "ur": "شکریہ"}
 WRITER_IDS = (100_000, 200_000)
 # Where each script's letter forms come from, for the note.
 LETTER_FORMS = {"Cyrl": "drawn letters", "Grek": "Hershey Greek letters", "Hang": "drawn jamo in their block layouts",
-                "Hebr": "drawn cursive letters, written right to left"}
+                "Hebr": "drawn cursive letters, written right to left",
+                "Arab": "Noto Naskh joining forms traced to centre lines, joined and written right to left"}
 
 
 def _strokes_json(strokes) -> list:
@@ -32,17 +34,27 @@ def _strokes_json(strokes) -> list:
                         for p in s]} for s in strokes]
 
 
+def _write(lang: str, word: str, style: writer.Style, rng: random.Random) -> list:
+    """``word`` written by ``style`` as the script kit writes ``lang``'s script: ``[x, y, t]`` strokes."""
+    script = alphabets.SCRIPTS[lang]
+    if script == "Hang":
+        return training.write_hangul(word, style, rng)
+    if script == "Arab":  # joined pieces, not letters: the script's own writer
+        strokes = arabic.write_word(word, writer.RULES[script], style, rng)
+        if strokes is None:
+            raise ValueError(f"{lang}: a joining form of {word!r} was not traced")
+        return strokes
+    letters = training.LETTERS[script](word, rng)
+    if letters is None:
+        raise ValueError(f"{lang}: the kit draws no form of a letter of {word!r}")
+    return writer.write_word(letters, writer.RULES[script], style, rng)
+
+
 def sample(lang: str, word: str, seed: int = 0) -> dict:
     rng = random.Random(f"{lang}-{seed}")
     wid = rng.randrange(*WRITER_IDS)
     script = alphabets.SCRIPTS[lang]
-    if script == "Hang":
-        strokes = training.write_hangul(word, writer.heldout_writer(wid), rng)
-    else:
-        letters = training.LETTERS[script](word, rng)
-        if letters is None:
-            raise ValueError(f"{lang}: the kit draws no form of a letter of {word!r}")
-        strokes = writer.write_word(letters, writer.RULES[script], writer.heldout_writer(wid), rng)
+    strokes = _write(lang, word, writer.heldout_writer(wid), rng)
     return {"id": f"generated-{lang}", "label": word,
             "note": f"GENERATED, not real {lang} handwriting: the script kit's {LETTER_FORMS[script]} written by "
                     f"held-out writer {wid} of the writer model (python3 -m inkrec_training scripts data samples)",
@@ -51,7 +63,7 @@ def sample(lang: str, word: str, seed: int = 0) -> dict:
 
 # A right-to-left page: its first word (rightmost) was written after the second, so reading order and writing
 # order differ (issue 40: a word written later to the right of a line goes first in the text).
-PAGE = {"he": ("שלום", "עולם")}
+PAGE = {"he": ("שלום", "עולם"), "ar": ("السلام", "عليكم")}
 
 
 def late_word_page(lang: str, seed: int = 0) -> dict:
@@ -60,12 +72,8 @@ def late_word_page(lang: str, seed: int = 0) -> dict:
     first, second = PAGE[lang]
     rng = random.Random(f"{lang}-page-{seed}")
     wid = rng.randrange(*WRITER_IDS)
-    script = alphabets.SCRIPTS[lang]
     style = writer.heldout_writer(wid)
-    inks = {}
-    for w in (second, first):
-        letters = training.LETTERS[script](w, rng)
-        inks[w] = writer.write_word(letters, writer.RULES[script], style, rng)
+    inks = {w: _write(lang, w, style, rng) for w in (second, first)}
     left, right = inks[second], inks[first]
     # the first word to the right of the second, a word gap apart, on the same baseline; written later
     gap = 70.0
