@@ -28,7 +28,7 @@ Three sets exist:
 - ``"hangul-syllables"`` (2,610 characters): ``"latin"`` followed by the 2,350 KS X 1001 syllables, for the
   syllable network the jamo network is compared with (``Docs/scripts.md``, "Korean").
 
-- ``"devanagari"`` (341 characters): ``"latin"`` followed by the Devanagari of Hindi, Marathi and Nepali
+- ``"devanagari"`` (341 characters): ``"latin"`` followed by the Devanagari of Hindi
   (vowels, consonants, vowel signs, signs, nukta, virama, avagraha, digits ०–९, । ॥), text in logical order.
 - ``"bengali"`` (331 characters): ``"latin"`` followed by the Bengali of ``bn`` (vowels, consonants, khanda ta,
   vowel signs, signs, nukta, hasanta, digits ০–৯, । ॥), NFC text in logical order.
@@ -94,7 +94,7 @@ HEBREW: list[str] = LATIN + HEBREW_LETTERS + ["\u05F3", "\u05F4", "\u05BE", "\u2
 ARABIC_LETTERS = list(dict.fromkeys("ءآأؤإئابةتثجحخدذرزسشصضطظعغفقكلمنهوىي" "پچژگکی" "ٹڈڑںہھےۓ"))
 ARABIC: list[str] = LATIN + ARABIC_LETTERS + list("٠١٢٣٤٥٦٧٨٩" "۰۱۲۳۴۵۶۷۸۹" "،؛؟")
 
-# Devanagari (hi, mr, ne on one network): independent vowels (ऍ ऑ for English loans, ॲ Marathi), the consonants
+# Devanagari (hi): independent vowels (ऍ ऑ for English loans, ॲ Marathi), the consonants
 # क–ह (U+0915–0939, with ऩ ऱ ळ ऴ), the vowel signs, candrabindu, anusvara, visarga, nukta, virama, avagraha,
 # Devanagari digits and the dandas. Labels are Unicode text in logical order, NFC (a nukta letter is its
 # consonant followed by the nukta, as NFC writes क़ ज़ फ़), never glyphs.
@@ -129,28 +129,17 @@ SETS = {"western": WESTERN, "latin": LATIN, "vietnamese": VIETNAMESE, "cyrillic"
         "thai": THAI}
 
 
+# The languages whose letters need a set of their own (the others: Cyrillic or Latin). Hindi alone writes
+# Devanagari here: wordfreq has no mr or ne list, so no other Devanagari language has text to train on.
+_OWN_SETS = {"vi": "vietnamese", "el": "greek", "ko": "hangul", "he": "hebrew", "ar": "arabic", "fa": "arabic",
+             "ur": "arabic", "hi": "devanagari", "bn": "bengali", "ta": "tamil", "th": "thai"}
+
+
 def for_language(code: str) -> str:
     """The name of the character set that writes wordfreq language ``code`` (``sr``: Serbian in Cyrillic;
     ``sh`` is its Latin spelling)."""
-    if code == "vi":
-        return "vietnamese"
-    if code == "el":
-        return "greek"
-    if code == "ko":
-        return "hangul"
-    if code == "he":
-        return "hebrew"
-    if code in ("ar", "fa", "ur"):
-        return "arabic"
-    if code == "hi":  # wordfreq has no mr or ne list: no other Devanagari language has text here
-        return "devanagari"
-    if code == "bn":
-        return "bengali"
-    if code == "ta":
-        return "tamil"
-    if code == "th":
-        return "thai"
-    return "cyrillic" if code in CYRILLIC_LANGUAGES else "latin"
+    return _OWN_SETS.get(code) or ("cyrillic" if code in CYRILLIC_LANGUAGES else "latin")
+
 
 BLANK = 0
 CHARACTERS: list[str] = WESTERN

@@ -9,20 +9,14 @@ from __future__ import annotations
 
 import unicodedata
 
-_DEVANAGARI = ("अआइईउऊऋएऐओऔऍऑॲ" + "".join(chr(c) for c in range(0x0915, 0x093A)) + "ािीुूृेैोौॅॉ"
-               + "ँंः" + "\u093C\u094D\u093D")
-# Bengali: independent vowels, consonants ক–হ, khanda ta, vowel signs, candrabindu anusvara visarga, nukta (ড় ঢ় য়
-# are consonant + nukta in NFC), hasanta. Tamil: vowels, consonants (with the Grantha ஜ ஶ ஷ ஸ ஹ), aytham, vowel
-# signs (ொ ோ ௌ composed, as NFC writes them), the au length mark, pulli.
-_BENGALI = ("অআইঈউঊঋএঐওঔ" + "".join(chr(c) for c in range(0x0995, 0x09BA)
-                                      if c not in (0x09A9, 0x09B1, 0x09B3, 0x09B4, 0x09B5))
-            + "\u09CE" + "ািীুূৃেৈোৌ" + "ঁংঃ" + "\u09BC\u09CD")
-# Thai: consonants ก–ฮ (with ฤ ฦ), leading and following vowels, sara am, the vowel signs above and below, tone
-# marks, thanthakhat, nikhahit, yamakkan, mai yamok ๆ, paiyannoi ฯ (writing.thai.WORD_LETTERS; digits are not
-# word letters).
-_THAI = ("".join(chr(c) for c in range(0x0E01, 0x0E2F)) + "เแโใไ" + "ะาๅ" + "\u0E33" + "\u0E31\u0E34\u0E35\u0E36\u0E37\u0E47"
-         + "\u0E38\u0E39\u0E3A" + "\u0E48\u0E49\u0E4A\u0E4B" + "\u0E4C\u0E4D\u0E4E" + "\u0E46\u0E2F")
-_TAMIL = ("அஆஇஈஉஊஎஏஐஒஓஔ" + "கஙசஜஞடணதநனபமயரறலளழவஶஷஸஹ" + "\u0B83" + "ாிீுூெேைொோௌ" + "\u0BD7\u0BCD")
+from .. import charset
+
+# The word letters of the Indic scripts and Thai: the character sets' letters (``charset.DEVANAGARI_LETTERS``
+# and its kin, each described there), without the digits and dandas, which are not word letters.
+_DEVANAGARI = "".join(charset.DEVANAGARI_LETTERS)
+_BENGALI = "".join(charset.BENGALI_LETTERS)
+_TAMIL = "".join(charset.TAMIL_LETTERS)
+_THAI = "".join(charset.THAI_LETTERS)
 
 ALPHABETS: dict[str, str] = {
     "ru": "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
