@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generated inks for the speed figures of the script kit's models (issues 39, 40), e.g. Russian, Greek, Korean,
-Hebrew and Arabic: words
+Hebrew, Arabic, Hindi and Bengali: words
 of 8 letters and lines of 36 to 44 characters, like ``word8.jsonl`` and ``line40.jsonl`` are for the Latin ones
 (Korean: eojeol of three syllables, 7–9 jamo, and lines of 36 to 44 characters, syllables and spaces).
 
@@ -21,7 +21,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Training"))
 from inkrec_training.writing import arabic, writer  # noqa: E402
-from inkrec_training.writing.training import ScriptSources, write_hangul  # noqa: E402
+from inkrec_training.writing.training import OWN_WRITERS, ScriptSources, write_hangul  # noqa: E402
 
 WRITER_IDS = (300_000, 400_000)
 
@@ -78,12 +78,18 @@ def write_inks(lang: str, out: str, n_words: int, n_lines: int) -> None:
     words = [w for w in src.vocab[lang][0][:20000] if len(w) == 8]
     if src.script == "Arab":  # joined pieces: the script's own writer; only words whose every form was traced
         words = [w for w in words if arabic.covers(w)]
+
+    def written(w):
+        if src.script in OWN_WRITERS:  # joined pieces or shaped syllables: None when a form was not traced
+            return src._write(w, src._style(rng), rng)
+        return writer.write_word(src.letters(w, rng), src.rules, src._style(rng), rng)
+
     with open(os.path.join(out, f"{lang}-word8.jsonl"), "w", encoding="utf-8") as f:
         for k, w in enumerate(rng.sample(words, n_words)):
-            if src.script == "Arab":
-                strokes = src._write(w, src._style(rng), rng)
-            else:
-                strokes = writer.write_word(src.letters(w, rng), src.rules, src._style(rng), rng)
+            strokes = written(w)
+            while strokes is None:  # another word in its place
+                w = rng.choice(words)
+                strokes = written(w)
             f.write(ink_json(f"{lang}-word8-{k}", w, strokes) + "\n")
     write_lines(src, rng, out, lang, n_lines, max_words=7)
     print(f"{out}/{lang}-word8.jsonl: {n_words} words; {lang}-line40.jsonl: {n_lines} lines")

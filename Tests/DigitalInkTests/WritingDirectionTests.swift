@@ -43,7 +43,7 @@ enum RTLInk {
 struct WritingDirectionTests {
     // MARK: Reading order
 
-    @Test("right to left: clusters come out right to left, a word written later to the right of the line comes first, a late dot goes back to its letter")
+    @Test("right to left: clusters come out right to left, a word written later to the right of the line comes first, a late dot goes back to its word")
     func rightToLeftLine() throws {
         // Word A written first, from its right end; then word B written later to its right; then
         // a dot over A's middle letter, written last.
@@ -55,9 +55,10 @@ struct WritingDirectionTests {
 
         let rtl = try InkLayout.lines(of: ink, direction: .rightToLeft)
         try #require(rtl.count == 1)
-        // B (strokes 3, 4, 5, each right of the next) first, then A; the dot (6) right after its letter.
-        #expect(rtl[0].strokeIndices == [3, 4, 5, 0, 1, 6, 2])
-        // The same strokes read left to right: the other way round.
+        // B (strokes 3, 4, 5, each right of the next) first, then A; the dot (6) after its word, whose
+        // letters were written one after another (as a dot written after its word is read in training).
+        #expect(rtl[0].strokeIndices == [3, 4, 5, 0, 1, 2, 6])
+        // The same strokes read left to right: the other way round (the dot after its letter's cluster).
         let ltr = try InkLayout.lines(of: ink)
         try #require(ltr.count == 1)
         #expect(ltr[0].strokeIndices == [2, 1, 6, 0, 5, 4, 3])
@@ -67,6 +68,28 @@ struct WritingDirectionTests {
         let box = RTLInk.box(Array(ink.strokes.indices), of: ink)
         #expect(rtl[0].boundingBox.x == box.minX && rtl[0].boundingBox.y == box.minY)
         #expect(abs(rtl[0].boundingBox.x + rtl[0].boundingBox.width - box.maxX) < 1e-3)
+    }
+
+    @Test("right to left: the pieces of a word written one after another keep their order with the dots written after them; a word gap or a word written later breaks the run")
+    func piecesOfAWordKeepTheirWritingOrder() throws {
+        // Word A of three pieces 4.5 apart (more than 0.15, less than 0.4 of a body height: clusters of
+        // their own, one run), written from its right end; a dot over its first piece written after the
+        // whole word; then word B to its left, a word gap away; then word C written last, to its right.
+        let a = (0..<3).map { k in RTLInk.letter(x: 250 - RTLInk.width - Float(k) * 16.5, top: 100) }
+        let first = a[0].points.map(\.x)
+        let dot = Stroke(points: [StrokePoint(x: (first.min()! + first.max()!) / 2, y: 90)])
+        let b = RTLInk.word(right: 160, top: 100)
+        let c = RTLInk.word(right: 340, top: 100)
+        let ink = Ink(strokes: a + [dot] + b + c)
+        let lines = try InkLayout.lines(of: ink, direction: .rightToLeft)
+        try #require(lines.count == 1)
+        // C (7, 8, 9) first: written later, so no run with A; then A as written, its dot after its pieces
+        // (it was 0, 3, 1, 2 when each piece was a cluster of its own); then B, written right after A's
+        // dot but a word gap away.
+        #expect(lines[0].strokeIndices == [7, 8, 9, 0, 1, 2, 3, 4, 5, 6])
+        #expect(LineSegmenter.writtenInOrder([(0, 10, [0]), (12, 20, [1]), (30, 40, [2]), (41, 50, [3]), (51, 60, [5]),
+                                              (61, 70, [4])], within: 5) == [0..<2, 2..<4, 4..<5, 5..<6])
+        #expect(LineSegmenter.writtenInOrder([], within: 5).isEmpty)
     }
 
     @Test("the mirror of the reading-order test: a word written later to the right of a right-to-left line comes first")
@@ -123,12 +146,14 @@ struct WritingDirectionTests {
         #expect(ltr.map(\.boundingBox) == lines.map(\.boundingBox))
     }
 
-    @Test("every fixture page mirrored in x, read right to left, gives the lines and order of the page read left to right, its boxes mirrored")
+    @Test("every fixture page mirrored in x, read right to left, gives the lines and order of the page read left to right (with the same rule for runs written in order), its boxes mirrored")
     func mirroredFixturePages() throws {
         #expect(FixturePage.all.count == 12)
+        var differ = 0
         for page in FixturePage.all {
-            let ltr = try InkLayout.lines(of: page.ink)
+            let ltr = try LineSegmenter(keepingWrittenRuns: true).lines(of: page.ink)
             let rtl = try InkLayout.lines(of: RTLInk.mirrored(page.ink), direction: .rightToLeft)
+            if try InkLayout.lines(of: page.ink).map(\.strokeIndices) != ltr.map(\.strokeIndices) { differ += 1 }
             #expect(rtl.map(\.strokeIndices) == ltr.map(\.strokeIndices), "\(page.id)")
             for (r, l) in zip(rtl.map(\.boundingBox), ltr.map(\.boundingBox)) {
                 let tolerance = 1e-5 * max(1, abs(l.x) + l.width)
@@ -136,6 +161,9 @@ struct WritingDirectionTests {
                         "\(page.id): \(r) is not the mirror of \(l)")
             }
         }
+        // The rule for runs written in order changes the order of some of these Latin pages (marks written
+        // after a word, read after it): left to right it is off (the page figures were measured without it).
+        #expect(differ > 0)
     }
 
     // MARK: The model's direction

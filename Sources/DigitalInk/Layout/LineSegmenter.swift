@@ -45,6 +45,11 @@ struct LineSegmenter: Sendable {
     /// The writing direction, which decides the reading order inside a line: clusters left to right,
     /// or right to left (the page read mirrored in x).
     var direction: WritingDirection = .leftToRight
+    /// Whether neighbouring clusters written one after another in reading order, at most `0.4 scale`
+    /// apart (less than a word gap), are read in their writing order (``writtenInOrder(_:within:)``: the pieces of an Arabic
+    /// word, with the dots written after it). `nil`: for right-to-left lines only, where it was
+    /// measured (`Docs/pages.md`, "Right-to-left pages"); the tests set it to compare the directions.
+    var keepingWrittenRuns: Bool? = nil
 
     /// The lines of `ink`, top to bottom, each with its strokes in reading order
     /// (``InkLayout/Line``), its box in the ink's coordinates. Empty strokes belong to no line; an ink
@@ -132,7 +137,8 @@ struct LineSegmenter: Sendable {
         let middle = present.reduce(0.0) { $0 + frame[$1]!.centerX } / Double(present.count)
         let keyed = lines.map { (center: $0.predictedCenter(at: middle), first: $0.strokes.min()!, line: $0) }
             .sorted { ($0.center, $0.first) < ($1.center, $1.first) }
-        return keyed.map { Self.readingOrder($0.line, frame: frame, scale: h, keepingLeftToRightRuns: mirrored) }
+        return keyed.map { Self.readingOrder($0.line, frame: frame, scale: h, keepingLeftToRightRuns: mirrored,
+                                             keepingWrittenRuns: keepingWrittenRuns ?? mirrored) }
     }
 
     // MARK: - Steps
@@ -582,9 +588,12 @@ struct LineSegmenter: Sendable {
     /// overlap or lie within `0.15 scale`, with the marks attached to them); inside a cluster, writing
     /// order. With `keepingLeftToRightRuns` (a right-to-left line, seen mirrored), runs of clusters
     /// written left to right inside it (``leftToRightRuns``: a number or a Latin word whose letters
-    /// stand apart) keep their writing order.
+    /// stand apart) keep their writing order. With `keepingWrittenRuns`, so do neighbours written one
+    /// after another in reading order within `0.4 scale` (``writtenInOrder(_:within:)``: the pieces of
+    /// an Arabic word), so that marks written after a word stay after it instead of coming back
+    /// between its pieces.
     static func readingOrder(_ line: LineBuilder, frame: [Int: StrokeGeometry.Frame], scale h: Double,
-                             keepingLeftToRightRuns: Bool = false) -> [Int] {
+                             keepingLeftToRightRuns: Bool = false, keepingWrittenRuns: Bool = false) -> [Int] {
         let body = line.strokes.sorted { (frame[$0]!.minX, $0) < (frame[$1]!.minX, $1) }
         var clusterOf: [Int: Int] = [:]
         var clusters: [(minX: Double, maxX: Double, strokes: [Int])] = []
@@ -602,11 +611,42 @@ struct LineSegmenter: Sendable {
         if keepingLeftToRightRuns {
             for run in leftToRightRuns(clusters.map(\.strokes), frame: frame, scale: h) {
                 clusters[run].reverse()
-                for (k, c) in clusters.enumerated() { for i in c.strokes { clusterOf[i] = k } }
             }
+        }
+        if keepingWrittenRuns {
+            var joined: [(minX: Double, maxX: Double, strokes: [Int])] = []
+            for run in writtenInOrder(clusters.map { ($0.minX, $0.maxX, $0.strokes) }, within: 0.4 * h) {
+                let part = clusters[run]
+                joined.append((part.map(\.minX).min()!, part.map(\.maxX).max()!, part.flatMap(\.strokes)))
+            }
+            clusters = joined
+        }
+        if keepingLeftToRightRuns || keepingWrittenRuns {
+            for (k, c) in clusters.enumerated() { for i in c.strokes { clusterOf[i] = k } }
         }
         for (mark, host) in line.marks { clusters[clusterOf[host]!].strokes.append(mark) }
         return clusters.flatMap { $0.strokes.sorted() }
+    }
+
+    /// Maximal runs of neighbouring clusters (x ranges and body strokes, in reading order) that were
+    /// written one after another in that order, each at most `gap` from the previous one: the pieces of
+    /// a word. Each next cluster's first body stroke is the line's next body stroke after the previous
+    /// cluster's last. A word written later elsewhere breaks a run (its strokes are not next in time),
+    /// and so does a word gap, so that marks written at the end of a line still go back to their word.
+    /// Covers every cluster, in order: a cluster alone is a run of one.
+    static func writtenInOrder(_ clusters: [(minX: Double, maxX: Double, strokes: [Int])], within gap: Double) -> [Range<Int>] {
+        let rank = Dictionary(uniqueKeysWithValues: clusters.flatMap(\.strokes).sorted().enumerated().map { ($1, $0) })
+        var runs: [Range<Int>] = []
+        var start = 0
+        for k in clusters.indices.dropFirst() {
+            let (before, next) = (clusters[k - 1], clusters[k])
+            if let last = before.strokes.max(), let first = next.strokes.min(), rank[first]! == rank[last]! + 1,
+               next.minX - before.maxX <= gap { continue }
+            runs.append(start..<k)
+            start = k
+        }
+        if !clusters.isEmpty { runs.append(start..<clusters.count) }
+        return runs
     }
 
     /// Runs of clusters (given by their body strokes, in reading order of a right-to-left line seen

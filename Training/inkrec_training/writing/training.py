@@ -41,6 +41,11 @@ from . import alphabets, arabic, bengali, cyrillic, devanagari, greek, hangul, h
 LETTERS = {"Cyrl": cyrillic.word, "Grek": greek.word, "Hebr": hebrew.word, "Arab": arabic.word,
            "Deva": devanagari.word, "Beng": bengali.word, "Taml": tamil.word,
            "Thai": thai.word, "Hang": None}
+# Scripts written by their own writer, not letter by letter by ``writer.write_word``: Arabic joins pieces, the
+# Indic scripts and Thai write shaped syllables (marks and the headline after the bodies). Each returns
+# ``[x, y, t]`` strokes, or None when a form of the word was not traced.
+OWN_WRITERS = {"Arab": arabic.write_word, "Deva": devanagari.write_word, "Beng": bengali.write_word,
+               "Taml": tamil.write_word, "Thai": thai.write_word}
 # Units per em of generated Hangul: a syllable is about as tall as a Latin capital over 1.6 x-heights.
 HANGUL_EM = 160.0
 # Latin words and numbers that appear inside Korean lines.
@@ -163,16 +168,8 @@ class ScriptSources:
     def _write(self, w: str, style: writer.Style, rng: random.Random) -> Optional[list[np.ndarray]]:
         if self.script == "Hang":
             return write_hangul(w, style, rng)
-        if self.script == "Arab":  # joined pieces, not letters: the script's own writer
-            return arabic.write_word(w, self.rules, style, rng)
-        if self.script == "Deva":  # shaped syllables, the headline after the bodies: the script's own writer
-            return devanagari.write_word(w, self.rules, style, rng)
-        if self.script == "Beng":  # shaped syllables, the headline after the bodies (writing.indic)
-            return bengali.write_word(w, self.rules, style, rng)
-        if self.script == "Taml":  # shaped syllables, pre-base signs after their consonant, pulli after (writing.indic)
-            return tamil.write_word(w, self.rules, style, rng)
-        if self.script == "Thai":  # shaped clusters, marks after their consonant, tone mark last (writing.indic)
-            return thai.write_word(w, self.rules, style, rng)
+        if self.script in OWN_WRITERS:
+            return OWN_WRITERS[self.script](w, self.rules, style, rng)
         letters = self.letters(w, rng, heldout=self.forms == "heldout", hold_out_forms=self.forms == "training")
         if letters is None:
             return None

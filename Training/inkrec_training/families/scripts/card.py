@@ -40,6 +40,7 @@ class ScriptNetwork:
     sources: tuple          # writing.sources entries named in the cards
     training_note: str
     letter_forms: str       # the letters a generated word is written from, in a phrase (cards, README table)
+    why: str = ""           # the section of Docs/scripts.md that says why it has a network of its own
 
 
 CYRILLIC = ScriptNetwork(
@@ -91,7 +92,7 @@ KOREAN = ScriptNetwork(
   stroke jitter and pen speed.""",
     "",
     (sources.DRAWN, sources.WORDFREQ), KOREAN_TRAINING_NOTE,
-    "the drawn jamo in the six block layouts (as in training)")
+    "the drawn jamo in the six block layouts (as in training)", '"Korean": jamo against syllables')
 
 HEBREW_TRAINING_NOTE = (
     "Trained from the shared Latin network latn-bilstm96x3 1.3.0 (its head grown by the 31 Hebrew characters, each\n"
@@ -113,7 +114,7 @@ HEBREW = ScriptNetwork(
   baseline drift, joins, stroke jitter and pen speed.""",
     "",
     (sources.DRAWN, sources.WORDFREQ), HEBREW_TRAINING_NOTE,
-    "the drawn cursive letters (as in training)")
+    "the drawn cursive letters (as in training)", '"Hebrew: right to left"')
 
 ARABIC_TRAINING_NOTE = (
     "Trained from the shared Latin network latn-bilstm96x3 1.3.0 (its head grown by the 73 Arabic-script\n"
@@ -138,9 +139,47 @@ ARABIC = ScriptNetwork(
   right to left with a writer's slant, size, spacing, baseline drift, stroke jitter and pen speed.""",
     "",
     (sources.NOTO_NASKH, sources.WORDFREQ), ARABIC_TRAINING_NOTE,
-    "the traced Naskh joining forms (as in training)")
+    "the traced Naskh joining forms (as in training)", '"Arabic, Persian and Urdu"')
 
-SCRIPT_NETWORKS = {n.charset: n for n in (CYRILLIC, GREEK, KOREAN, HEBREW, ARABIC)}
+def _indic_network(charset_name: str, script: str, code: str, added: str, order: str, source, minutes: int,
+                   lr: str = "8e-4") -> ScriptNetwork:
+    """A script kit network of an Indic script whose words are shaped Noto Sans syllables (``writing/indic.py``),
+    trained in one schedule of ``minutes`` from the Latin network (``latin train``)."""
+    n_added = len(charset.SETS[charset_name]) - len(charset.LATIN)
+    font = f"Noto Sans {script}"
+    generated = f"""every syllable is shaped once by HarfBuzz from
+  {font} (SIL OFL) and its glyphs' outlines traced to centre lines{order}; a word is written syllable by
+  syllable left to right (`Training/inkrec_training/writing/{charset_name}.py` and `writing/indic.py`, pictures in
+  `Docs/scripts.md`). These are printed shapes written in a pen order by rule, not anyone's handwriting. The
+  writer model (`writing/writer.py`) writes words and short lines with a writer's slant, size, spacing,
+  baseline drift, stroke jitter and pen speed."""
+    note = (
+        f"Trained from the shared Latin network latn-bilstm96x3 1.3.0 (its head grown by the {n_added} {script}\n"
+        "  characters, each starting from the mean row, biases lowered by 2) on real English UNIPEN ink (40% of the mix)\n"
+        f"  and the script kit's {script} ink (60%: generated words 70%, generated lines of two to four words 30%), with\n"
+        f"  smooth elastic warps on half of the inks, {minutes} minutes on one core of this 2-core CPU beside another\n"
+        f"  training run: `latin train --charset {charset_name} --scripts {code} --mix-scripts 0.6\n"
+        f"  --init-from Models/latn-bilstm96x3/weights.safetensors --minutes {minutes} --warmup-steps 0 --lr {lr}\n"
+        "  --warp 0.5 --threads 1 --workers 1`; the moving average of the weights exported.")
+    return ScriptNetwork(charset_name, script, (code,), added, generated, "", (source, sources.HARFBUZZ, sources.WORDFREQ),
+                         note, f"the traced {font} syllables (as in training)", '"Hindi and Bengali"')
+
+
+DEVANAGARI = _indic_network(
+    "devanagari", "Devanagari", "hi",
+    "Hindi's 81 Devanagari characters (vowels, consonants, nukta\nletters, vowel signs, virama, candrabindu, anusvara, "
+    "visarga, avagraha, digits, danda and double danda)",
+    " (the headline band apart): the\n  bodies first, ि after its consonant though it stands left of it, marks below and "
+    "above, and the\n  headline last in one stroke across the word", sources.NOTO_DEVANAGARI, 90)
+
+BENGALI = _indic_network(
+    "bengali", "Bengali", "bn",
+    "Bengali's 71 characters (vowels, consonants, khanda ta, vowel\nsigns, hasanta, nukta, candrabindu, anusvara, visarga, "
+    "digits, danda and double danda)",
+    " (the headline band apart): the\n  bodies first, pre-base signs (ি ে ৈ) after their consonant though they stand "
+    "left of it, marks below\n  and above, and the headline last", sources.NOTO_BENGALI, 90)
+
+SCRIPT_NETWORKS = {n.charset: n for n in (CYRILLIC, GREEK, KOREAN, HEBREW, ARABIC, DEVANAGARI, BENGALI)}
 
 
 def script_card(spec: ScriptNetwork, identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int,
@@ -154,9 +193,7 @@ def script_card(spec: ScriptNetwork, identifier: str, english: str, code: str, n
             f"{last.get('lang_word_acc', float('nan')):.3f}." if last else "")
     n_chars = len(charset.SETS[spec.charset])
     real_words = " or from words composed of real letters" if spec.real_letters else ""
-    why = ('"Korean": jamo against syllables' if spec.charset == "hangul" else
-           f'"{spec.script}: right to left"' if spec.charset == "hebrew" else
-           '"Arabic, Persian and Urdu"' if spec.charset == "arabic" else f'"{spec.script}", "Its own network"')
+    why = spec.why or f'"{spec.script}", "Its own network"'
     real = (f",\n  and words built from the isolated letters whose handwritten form {spec.script} shares ({spec.real_letters}: "
             "`writing/homoglyphs.py`)." if spec.real_letters else
             f"; no {spec.script} letter is written like a Latin one, so no real ink of {spec.script} exists here.")

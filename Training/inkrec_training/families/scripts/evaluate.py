@@ -336,7 +336,7 @@ def write_readme_table(results: dict, args) -> None:
     rows = ["| model | language | also matches | language model | generated words right | CER | real-letter words right | CER |",
             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"] + [by_ident[k] for k in sorted(by_ident)]
     table = (f"{TABLE_BEGIN}\n{chr(10).join(rows)}\n\nGenerated: {args.words} words per language written by held-out "
-             "writers of the writer model from the kit's letters (Cyrillic drawn, Greek from Hershey, Korean eojeol from drawn jamo, Hebrew drawn cursive written right to left, Arabic, Persian and Urdu from Noto Naskh's joining forms traced to centre lines and written right to left; for `ko` the CER counts syllables). Real letters: words made only of letters whose "
+             "writers of the writer model from the kit's letters (Cyrillic drawn, Greek from Hershey, Korean eojeol from drawn jamo, Hebrew drawn cursive written right to left, Arabic, Persian and Urdu from Noto Naskh's joining forms traced to centre lines and written right to left, Hindi and Bengali from Noto Sans syllables shaped by HarfBuzz and traced to centre lines, the headline last; for `ko` the CER counts syllables). Real letters: words made only of letters whose "
              f"handwritten form Latin shares, built from held-out UNIPEN writers' isolated characters. Each with the "
              f"model's LM (`python3 -m inkrec_training scripts evaluate models --words {args.words} --readme`).\n{TABLE_END}\n")
     cards.write_section(path, TABLE_BEGIN, TABLE_END, table)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generated samples of the script kit's languages (Cyrillic, Greek, Korean, Hebrew, Arabic, Persian, Urdu) for Samples/ (`generated-<lang>.json`), marked as generated.
+"""Generated samples of the script kit's languages (Cyrillic, Greek, Korean, Hebrew, Arabic, Persian, Urdu, Hindi, Bengali) for Samples/ (`generated-<lang>.json`), marked as generated.
 
     python3 -m inkrec_training scripts data samples
 
@@ -17,15 +17,17 @@ import random
 import numpy as np
 
 from inkrec_training.paths import ROOT
-from inkrec_training.writing import alphabets, arabic, training, writer
+from inkrec_training.writing import alphabets, training, writer
 
 WORDS = {"ru": "привет", "uk": "дякую", "bg": "здравей", "mk": "убаво", "sr": "хвала", "el": "ευχαριστώ", "ko": "감사합니다", "he": "שלום",
-         "ar": "شكرا", "fa": "سلام", "ur": "شکریہ"}
+         "ar": "شكرا", "fa": "سلام", "ur": "شکریہ", "hi": "नमस्ते", "bn": "ধন্যবাদ"}
 WRITER_IDS = (100_000, 200_000)
 # Where each script's letter forms come from, for the note.
 LETTER_FORMS = {"Cyrl": "drawn letters", "Grek": "Hershey Greek letters", "Hang": "drawn jamo in their block layouts",
                 "Hebr": "drawn cursive letters, written right to left",
-                "Arab": "Noto Naskh joining forms traced to centre lines, joined and written right to left"}
+                "Arab": "Noto Naskh joining forms traced to centre lines, joined and written right to left",
+                "Deva": "Noto Sans Devanagari syllables shaped by HarfBuzz and traced to centre lines, the headline last",
+                "Beng": "Noto Sans Bengali syllables shaped by HarfBuzz and traced to centre lines, the headline last"}
 
 
 def _strokes_json(strokes) -> list:
@@ -39,10 +41,10 @@ def _write(lang: str, word: str, style: writer.Style, rng: random.Random) -> lis
     script = alphabets.SCRIPTS[lang]
     if script == "Hang":
         return training.write_hangul(word, style, rng)
-    if script == "Arab":  # joined pieces, not letters: the script's own writer
-        strokes = arabic.write_word(word, writer.RULES[script], style, rng)
+    if script in training.OWN_WRITERS:  # joined pieces or shaped syllables: the script's own writer
+        strokes = training.OWN_WRITERS[script](word, writer.RULES[script], style, rng)
         if strokes is None:
-            raise ValueError(f"{lang}: a joining form of {word!r} was not traced")
+            raise ValueError(f"{lang}: a form of {word!r} was not traced")
         return strokes
     letters = training.LETTERS[script](word, rng)
     if letters is None:
