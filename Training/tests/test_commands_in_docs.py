@@ -14,7 +14,7 @@ from inkrec_training import cli
 from inkrec_training.paths import ROOT
 
 COMMAND = re.compile(r"python3? -m inkrec_training ([a-z]+) ([a-z-]+)(?: ([a-z-]+))?")
-PATH = re.compile(r"(?:\bTraining/|(?<![\w/])(?=inkrec_training/))((?:[\w-]+/)*[\w-]+\.(?:py|sh|md|txt|json))\b")
+PATH = re.compile(r"(?:\bTraining/|(?<![\w/])(?=inkrec_training/))((?:[\w-]+/)*[\w-]+\.(?:py|sh|md|txt|json|tsv)(?:\.gz)?)\b")
 OUTPUTS = ("work/", "runs/")  # what the tools write, not what the checkout holds
 TEXT = (".md", ".py", ".sh", ".txt", ".json", ".swift", ".html")
 
