@@ -615,7 +615,7 @@ struct LineSegmenter: Sendable {
         }
         if keepingWrittenRuns {
             var joined: [(minX: Double, maxX: Double, strokes: [Int])] = []
-            for run in writtenInOrder(clusters.map { ($0.minX, $0.maxX, $0.strokes) }, within: 0.4 * h) {
+            for run in writtenInOrder(clusters, within: 0.4 * h) {
                 let part = clusters[run]
                 joined.append((part.map(\.minX).min()!, part.map(\.maxX).max()!, part.flatMap(\.strokes)))
             }
