@@ -2,8 +2,9 @@ import DigitalInk
 import Foundation
 
 /// The models this package ships, as SwiftPM resources of the `DigitalInkModels` product: every
-/// model in `Models/manifest.json` (45 models: 27 Latin-script languages sharing one network, Vietnamese
-/// `vi`, Greek `el`, Korean `ko`, Hebrew `he`, Hindi `hi` and Bengali `bn` each on a network of its own, the Cyrillic `ru`, `uk`, `bg`, `mk`
+/// model in `Models/manifest.json` (47 models: 27 Latin-script languages sharing one network, Vietnamese
+/// `vi`, Greek `el`, Korean `ko`, Hebrew `he`, Hindi `hi`, Bengali `bn`, Tamil `ta` and Thai `th` each on a
+/// network of its own, the Cyrillic `ru`, `uk`, `bg`, `mk`
 /// and `sr` sharing another, the Arabic-script `ar`, `fa` and `ur` another, `ja`, `zh-Hans` and `zh-Hant` sharing
 /// a third, and the shapes model `zxx-Zsym-x-shapes`).
 ///

@@ -375,16 +375,17 @@ struct CLILanguageTests {
     }
 }
 
-@Suite("inkrec reads the generated Cyrillic, Greek, Korean, Hebrew, Arabic-script, Hindi and Bengali samples", .serialized)
+@Suite("inkrec reads the generated Cyrillic, Greek, Korean, Hebrew, Arabic-script, Hindi, Bengali, Tamil and Thai samples", .serialized)
 struct CLICyrillicTests {
-    @Test("--language (a region or script tag too) picks a Cyrillic, Greek, Korean, Hebrew, Arabic, Persian, Urdu, Hindi or Bengali model, which reads its generated sample",
+    @Test("--language (a region or script tag too) picks a Cyrillic, Greek, Korean, Hebrew, Arabic, Persian, Urdu, Hindi, Bengali, Tamil or Thai model, which reads its generated sample",
           arguments: [("ru-RU", "Samples/generated-ru.json"), ("uk-UA", "Samples/generated-uk.json"),
                       ("bg", "Samples/generated-bg.json"), ("mk", "Samples/generated-mk.json"),
                       ("sr-Cyrl-RS", "Samples/generated-sr.json"), ("el-GR", "Samples/generated-el.json"),
                       ("ko-KR", "Samples/generated-ko.json"), ("he-IL", "Samples/generated-he.json"),
                       ("ar-EG", "Samples/generated-ar.json"), ("fa-IR", "Samples/generated-fa.json"),
                       ("ur-PK", "Samples/generated-ur.json"), ("hi-IN", "Samples/generated-hi.json"),
-                      ("bn-BD", "Samples/generated-bn.json")])
+                      ("bn-BD", "Samples/generated-bn.json"), ("ta-IN", "Samples/generated-ta.json"),
+                      ("th-TH", "Samples/generated-th.json")])
     func cyrillicSample(_ language: String, _ sample: String) async throws {
         let (label, texts) = try await CLILanguageTests.read(sample, language: language)
         #expect(texts.first == label, "\(texts)")

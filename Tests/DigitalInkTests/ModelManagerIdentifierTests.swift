@@ -92,17 +92,18 @@ struct ModelManagerIdentifierTests {
         ModelManifest(models: [
             model("hr", ["bs", "sr-Latn", "sh"]), model("sr"), model("ru"), model("uk"), model("bg"), model("mk"),
             model("el"), model("ko"), model("vi"), model("he"), model("ar"), model("fa"), model("ur"),
-            model("hi"), model("bn"),
+            model("hi"), model("bn"), model("ta"), model("th"),
         ])
     }()
 
-    @Test("Cyrillic, Greek, Korean, Vietnamese, Hebrew (iw is he), Arabic, Persian, Urdu, Hindi and Bengali tags; sr alone is Cyrillic, sr-Latn (any region) stays with hr", arguments: [
+    @Test("Cyrillic, Greek, Korean, Vietnamese, Hebrew (iw is he), Arabic, Persian, Urdu, Hindi, Bengali, Tamil and Thai tags; sr alone is Cyrillic, sr-Latn (any region) stays with hr", arguments: [
         ("ru-RU", "ru"), ("uk-UA", "uk"), ("bg-BG", "bg"), ("mk-MK", "mk"), ("el-GR", "el"), ("el-CY", "el"),
         ("ko-KR", "ko"), ("ko-Kore-KR", "ko"), ("vi-VN", "vi"), ("sr", "sr"), ("sr-RS", "sr"), ("sr-Cyrl-RS", "sr"),
         ("sr-Cyrl", "sr"), ("sr-Latn", "hr"), ("sr-Latn-RS", "hr"), ("sr-ME", "hr"), ("bs-BA", "hr"), ("sh", "hr"),
         ("hr-HR", "hr"), ("he-IL", "he"), ("iw", "he"), ("iw-IL", "he"), ("he-Hebr-IL", "he"),
         ("ar-EG", "ar"), ("ar-SA", "ar"), ("ar-Arab-MA", "ar"), ("fa-IR", "fa"), ("fa-AF", "fa"), ("ur-PK", "ur"),
         ("ur-IN", "ur"), ("hi-IN", "hi"), ("hi-Deva-IN", "hi"), ("bn-BD", "bn"), ("bn-IN", "bn"),
+        ("ta-IN", "ta"), ("ta-LK", "ta"), ("ta-SG", "ta"), ("th-TH", "th"), ("th-Thai-TH", "th"),
     ])
     func findsTheScriptModels(_ tag: String, _ expected: String) throws {
         #expect(try Identifier.from(languageTag: tag, in: Self.scriptsManifest)?.languageTag == expected)
@@ -165,7 +166,8 @@ struct ModelManagerIdentifierTests {
         ("ar", "ar"), ("ar-EG", "ar"), ("ar-SA", "ar"), ("fa", "fa"), ("fa-IR", "fa"), ("ur", "ur"), ("ur-PK", "ur"),
         ("ps", nil), ("ckb", nil), ("sd", nil),
         ("hi", "hi"), ("hi-IN", "hi"), ("bn", "bn"), ("bn-BD", "bn"), ("bn-IN", "bn"), ("mr", nil), ("ne", nil),
-        ("as", nil),
+        ("as", nil), ("ta", "ta"), ("ta-IN", "ta"), ("ta-LK", "ta"), ("te", nil), ("ml", nil),
+        ("th", "th"), ("th-TH", "th"), ("lo", nil),
     ] as [(String, String?)])
     func shippedLatinModels(_ tag: String, _ expected: String?) throws {
         let shipped = try ModelManifest(data: Data(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("manifest.json")))

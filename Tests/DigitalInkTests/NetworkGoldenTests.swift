@@ -160,16 +160,17 @@ struct Int8NetworkGoldenTests {
     /// So: most inks within 2e-3 (the same arithmetic), every ink within 0.1 with the same best class in every
     /// frame. A fixture's case may carry its own `tolerance` (written by `latin export quantize`: 1.5 times the
     /// most the reference moves when its features change by one part in a million, at least 0.1), as the
-    /// Devanagari and Bengali ones do: their networks move up to 0.2 so.
+    /// Devanagari, Bengali, Tamil and Thai ones do: their networks move up to 0.2 so.
     /// `model-golden-int8.json` is en-US's network (the shared Latin one); `model-golden-int8-vi.json` the same inks
     /// under the Vietnamese network (`latin export quantize --int8-golden-of Models/vi`); `model-golden-int8-ru.json`
     /// under the Cyrillic network (`--int8-golden-of Models/ru`); `model-golden-int8-el.json` under the Greek one;
     /// `model-golden-int8-ko.json` under the Korean (jamo) one; `model-golden-int8-he.json` under the Hebrew one;
     /// `model-golden-int8-ar.json` under the Arabic-script one; `model-golden-int8-hi.json` under the Devanagari
-    /// one; `model-golden-int8-bn.json` under the Bengali one.
+    /// one; `model-golden-int8-bn.json` under the Bengali one; `-ta` and `-th` under the Tamil and Thai ones.
     static let fixtures = ["model-golden-int8.json", "model-golden-int8-vi.json", "model-golden-int8-ru.json",
                            "model-golden-int8-el.json", "model-golden-int8-ko.json", "model-golden-int8-he.json",
-                           "model-golden-int8-ar.json", "model-golden-int8-hi.json", "model-golden-int8-bn.json"]
+                           "model-golden-int8-ar.json", "model-golden-int8-hi.json", "model-golden-int8-bn.json",
+                           "model-golden-int8-ta.json", "model-golden-int8-th.json"]
 
     @Test("log-probabilities of held-out inks within 2e-3 of the reference (0.1 where an 8-bit activation rounds the other way), portable, AVX2, NEON and VNNI, each shipped network", arguments: kernels, fixtures)
     func model(kernel: _Int8Kernel, fixture: String) throws {

@@ -4,6 +4,9 @@
 #   Training/gpu/gpu_once.sh cjk SECONDS [cjk train options]    # needs Training/work/cjk (cjk data)
 #   Training/gpu/gpu_once.sh latin SECONDS [latin train options]      # needs Training/work/latn-gpu (latin data)
 #   Training/gpu/gpu_once.sh sweep SECONDS [latin train sweep options] # the same, several sizes on the same batches
+#   Training/gpu/gpu_once.sh scripts SECONDS "NAME:CHARSET:LANGS ..." [latin train options]
+#       # script networks (latin train --scripts), all at once, the drawing processes shared among them;
+#       # needs Training/work/scripts-gpu (latin data --languages '' --scripts LANGS); $OUT/NAME/…
 #
 # Installs the carried wheels (.whl/: the Hershey fonts), trains in the foreground with --deadline SECONDS
 # (the run ends, validated and saved, by then) and writes ema16.pt, live16.pt (float16), history.json and
@@ -14,12 +17,35 @@
 # OUT set to a folder).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-trainer="${1:?cjk, latin or sweep}"; seconds="${2:?seconds}"; shift 2
+trainer="${1:?cjk, latin, sweep or scripts}"; seconds="${2:?seconds}"; shift 2
 : "${OUT:?OUT must name the folder that comes back}"
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
 workers=$(( $(nproc) - 2 )); [ "$workers" -ge 1 ] || workers=1
 run="/tmp/$trainer-run"
 mkdir -p "$run"
+if [ "$trainer" = scripts ]; then
+  runs=(${1:?NAME:CHARSET:LANGS ...}); shift
+  workers=$(( workers / ${#runs[@]} )); [ "$workers" -ge 1 ] || workers=1
+  data=Training/work/scripts-gpu
+  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null || true
+  (while sleep 60; do nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader 2>/dev/null || true; done) &
+  monitor=$!
+  pids=()
+  for spec in "${runs[@]}"; do
+    IFS=: read -r name charset langs <<< "$spec"
+    mkdir -p "$run/$name" "$OUT/$name"
+    PYTHONPATH=/tmp/site:Training PYTHONUNBUFFERED=1 timeout $(( seconds + 20 )) python3 -m inkrec_training latin train \
+      network --run "$run/$name" --charset "$charset" --scripts "$langs" --data "$data" \
+      --wordlists "$data/wordlists.json.xz" --minutes 60 --deadline "$seconds" --device "${TRAIN_DEVICE:-cuda}" \
+      --workers "$workers" --out16 "$OUT/$name" --checkpoint-minutes 2 "$@" > "$OUT/$name/train.log" 2>&1 &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || true; done
+  kill "$monitor" 2>/dev/null || true
+  for spec in "${runs[@]}"; do echo "== ${spec%%:*}"; tail -n 8 "$OUT/${spec%%:*}/train.log"; done
+  ls -laR "$OUT"
+  exit 0
+fi
 case "$trainer" in
   cjk)
     cmd=(python3 -m inkrec_training cjk train --run "$run" --hidden 192) ;;

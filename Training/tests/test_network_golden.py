@@ -172,7 +172,8 @@ def test_other_networks_int8_golden():
     paths = sorted(glob.glob(os.path.join(FIXTURES, "model-golden-int8-*.json")))
     assert [os.path.basename(p) for p in paths] == [
         "model-golden-int8-ar.json", "model-golden-int8-bn.json", "model-golden-int8-el.json", "model-golden-int8-he.json",
-        "model-golden-int8-hi.json", "model-golden-int8-ko.json", "model-golden-int8-ru.json", "model-golden-int8-vi.json"]
+        "model-golden-int8-hi.json", "model-golden-int8-ko.json", "model-golden-int8-ru.json", "model-golden-int8-ta.json",
+        "model-golden-int8-th.json", "model-golden-int8-vi.json"]
     for path in paths:
         with open(path) as f:
             g8 = json.load(f)

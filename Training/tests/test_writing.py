@@ -12,7 +12,8 @@ def test_every_script_names_its_sources_in_order_with_a_licence():
     assert sources.SCRIPTS["Cyrl"][0] is sources.UNIPEN  # real ink first
     assert sources.SCRIPTS["Hang"][0] is sources.DRAWN  # no real or centre-line Hangul exists to reuse
     for script, srcs in sources.SCRIPTS.items():
-        assert srcs[-1] is sources.WORDFREQ  # the text source
+        assert srcs[-1].kind == "text"  # the text source last: wordfreq, or Thai's corpus list (wordfreq has no Thai)
+        assert srcs[-1] is (sources.THAI_NATIONAL_CORPUS if script == "Thai" else sources.WORDFREQ)
         for s in srcs:
             assert s.licence and s.where
             assert not any(bad in s.name for bad in ("IAM", "CASIA", "HIT-MW"))

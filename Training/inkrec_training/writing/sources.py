@@ -53,6 +53,16 @@ def _noto_indic(name: str, module: str, headline: bool) -> Source:
 NOTO_DEVANAGARI = _noto_indic("Devanagari", "devanagari", headline=True)
 NOTO_BENGALI = _noto_indic("Bengali", "bengali", headline=True)
 NOTO_TAMIL = _noto_indic("Tamil", "tamil", headline=False)
+NOTO_LOOPED_THAI = Source("Noto Looped Thai", "font outlines", "SIL OFL 1.1", "Debian fonts-noto-core",
+                          "each glyph's outline rasterized and thinned to centre lines once, the looped form Thai "
+                          "children learn (`Training/inkrec_training/writing/data/thai_glyphs.json.gz`, `scripts data "
+                          "thai-glyphs`); clusters shaped by HarfBuzz, bodies left to right, marks below then above "
+                          "from the lowest up after their consonant")
+THAI_NATIONAL_CORPUS = Source("Thai National Corpus word frequencies", "text",
+                              "CC0 1.0 (pythainlp/corpus/corpus_license.md; PyThaiNLP's code Apache-2.0)",
+                              "tnc_freq.txt of PyPI pythainlp 5.4.0",
+                              "the 30,000 most frequent words in Thai letters only "
+                              "(`Training/inkrec_training/writing/data/thai_words.tsv.gz`); wordfreq has no Thai")
 HARFBUZZ = Source("HarfBuzz (uharfbuzz)", "text shaping", "uharfbuzz Apache-2.0, HarfBuzz Old MIT", "PyPI uharfbuzz",
                   "shapes each syllable into the font's glyphs once, when the glyph tables are built; not at training time")
 MAKE_ME_A_HANZI = Source("Make Me a Hanzi", "centre lines", "Arphic Public License", "../shared/data/cjk")
@@ -70,6 +80,7 @@ SCRIPTS: dict[str, tuple[Source, ...]] = {
     "Deva": (NOTO_DEVANAGARI, HARFBUZZ, WORDFREQ),
     "Beng": (NOTO_BENGALI, HARFBUZZ, WORDFREQ),
     "Taml": (NOTO_TAMIL, HARFBUZZ, WORDFREQ),
+    "Thai": (NOTO_LOOPED_THAI, HARFBUZZ, THAI_NATIONAL_CORPUS),
 }
 
 

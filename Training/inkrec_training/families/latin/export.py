@@ -232,8 +232,10 @@ def description(english: str, code: str, charset_name: str) -> str:
     from inkrec_training.families.scripts.card import SCRIPT_NETWORKS
     if charset_name in SCRIPT_NETWORKS:
         script = SCRIPT_NETWORKS[charset_name].script
+        source = ("the Thai National Corpus word frequencies (CC0 1.0) and wordfreq's English words (CC BY-SA 4.0)"
+                  if code == "th" else "wordfreq (CC BY-SA 4.0)")
         return (f"{english}: the {script} network, trained on the script kit's generated {script} ink and UNIPEN "
-                f"(CC BY 4.0), with {'an' if code[0] in 'aeiou' else 'a'} {code} language model from wordfreq (CC BY-SA 4.0)")
+                f"(CC BY 4.0), with {'an' if code[0] in 'aeiou' else 'a'} {code} language model from {source}")
     return ((f"{english} (Latin script): the shared Latin network" if charset_name == "latin" else
              f"{english}: the Vietnamese network")
             + f", trained on UNIPEN (CC BY 4.0) and composed accented ink, with a {code} language model from "

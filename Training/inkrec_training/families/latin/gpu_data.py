@@ -40,9 +40,11 @@ def pack_unipen(src: str, out: str) -> None:
         print(f"{dest}: {n} items, {os.path.getsize(dest) / 1e6:.1f} MB ({time.time() - t:.0f} s)", flush=True)
 
 
-def save_wordlists(path: str, langs: list[str]) -> None:
+def save_wordlists(path: str, langs: list[str], scripts: tuple[str, ...] = ()) -> None:
+    """wordfreq's lists of English, ``langs`` and the ``scripts`` languages (``latin train --scripts``: Thai
+    is left out, its list is in the checkout) into ``path``."""
     wanted = {"en": max(ENGLISH_WORDS, LANGUAGE_WORDS if "en" in langs else 0)}
-    wanted.update({lang: LANGUAGE_WORDS for lang in langs if lang != "en"})
+    wanted.update({lang: LANGUAGE_WORDS for lang in (*langs, *scripts) if lang not in ("en", "th")})
     wordlists.save(path + ".incomplete", wanted)
     os.replace(path + ".incomplete", path)
     print(f"{path}: {len(wanted)} languages, {os.path.getsize(path) / 1e6:.1f} MB", flush=True)
@@ -53,6 +55,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "work", "latn-gpu"))
     ap.add_argument("--data", default=data.DEFAULT_DATA, help="the folder holding unipen/*.jsonl.gz")
     ap.add_argument("--languages", default="all", help="wordfreq codes (or 'all', or '' for an English-only run)")
+    ap.add_argument("--scripts", default="",
+                    help="the languages of a latin train --scripts run whose word lists travel too (e.g. ta,th); "
+                         "no letter boxes are made for them")
     ap.add_argument("--align-with", default=os.path.join(HERE, "..", "Models", "en-US"),
                     help="the model (directory, or weights file with its config.json beside it) that aligns the letters")
     ap.add_argument("--threads", type=int, default=2)
@@ -63,7 +68,8 @@ def main():
     langs = [] if not args.languages else languages.LANGUAGES if args.languages == "all" else args.languages.split(",")
     os.makedirs(args.out, exist_ok=True)
     pack_unipen(args.data, args.out)
-    save_wordlists(os.path.join(args.out, "wordlists.json.xz"), langs)
+    save_wordlists(os.path.join(args.out, "wordlists.json.xz"), langs,
+                   tuple(s for s in args.scripts.split(",") if s))
     if langs:
         t = time.time()
         charset.select("latin")

@@ -141,10 +141,27 @@ ARABIC = ScriptNetwork(
     (sources.NOTO_NASKH, sources.WORDFREQ), ARABIC_TRAINING_NOTE,
     "the traced Naskh joining forms (as in training)", '"Arabic, Persian and Urdu"')
 
+def _gpu_note(charset_name: str, script: str, code: str, steps: int, minutes: float, beside: str) -> str:
+    """How a script network trained in one call on a lent GPU machine came about (``gpu_once.sh scripts``)."""
+    n_added = len(charset.SETS[charset_name]) - len(charset.LATIN)
+    return (
+        f"Trained from the shared Latin network latn-bilstm96x3 1.3.0 (its head grown by the {n_added} {script}\n"
+        "  characters, each starting from the mean row, biases lowered by 2) on real English UNIPEN ink (40% of the mix)\n"
+        f"  and the script kit's {script} ink (60%: generated words 70%, generated lines of two to four words 30%), with\n"
+        f"  smooth elastic warps on half of the inks, in one call on a lent NVIDIA H200 GPU beside the {beside} run:\n"
+        f"  {minutes:.1f} minutes, {steps:,} batches of 20,000 feature frames drawn by 7 processes\n"
+        "  (`Training/gpu/gpu_once.sh scripts 535 \"taml:tamil:ta thai:thai:th\" --init-from\n"
+        "  Training/work/scripts-gpu/start/weights.safetensors --mix-scripts 0.6 --warmup-steps 0 --lr 1.5e-3 --warp 0.5\n"
+        f"  --frames 20000 --replay 2`, i.e. `latin train --charset {charset_name} --scripts {code} --device cuda\n"
+        "  --workers 7` on the data of `latin data --languages '' --scripts ta,th`); the moving average of the weights\n"
+        "  exported.")
+
+
 def _indic_network(charset_name: str, script: str, code: str, added: str, order: str, source, minutes: int,
-                   lr: str = "8e-4") -> ScriptNetwork:
+                   lr: str = "8e-4", training_note: str = "", why: str = '"Hindi and Bengali"') -> ScriptNetwork:
     """A script kit network of an Indic script whose words are shaped Noto Sans syllables (``writing/indic.py``),
-    trained in one schedule of ``minutes`` from the Latin network (``latin train``)."""
+    trained in one schedule of ``minutes`` from the Latin network (``latin train``) unless ``training_note``
+    says otherwise."""
     n_added = len(charset.SETS[charset_name]) - len(charset.LATIN)
     font = f"Noto Sans {script}"
     generated = f"""every syllable is shaped once by HarfBuzz from
@@ -162,7 +179,7 @@ def _indic_network(charset_name: str, script: str, code: str, added: str, order:
         f"  --init-from Models/latn-bilstm96x3/weights.safetensors --minutes {minutes} --warmup-steps 0 --lr {lr}\n"
         "  --warp 0.5 --threads 1 --workers 1`; the moving average of the weights exported.")
     return ScriptNetwork(charset_name, script, (code,), added, generated, "", (source, sources.HARFBUZZ, sources.WORDFREQ),
-                         note, f"the traced {font} syllables (as in training)", '"Hindi and Bengali"')
+                         training_note or note, f"the traced {font} syllables (as in training)", why)
 
 
 DEVANAGARI = _indic_network(
@@ -179,7 +196,32 @@ BENGALI = _indic_network(
     " (the headline band apart): the\n  bodies first, pre-base signs (ি ে ৈ) after their consonant though they stand "
     "left of it, marks below\n  and above, and the headline last", sources.NOTO_BENGALI, 90)
 
-SCRIPT_NETWORKS = {n.charset: n for n in (CYRILLIC, GREEK, KOREAN, HEBREW, ARABIC, DEVANAGARI, BENGALI)}
+TAMIL = _indic_network(
+    "tamil", "Tamil", "ta",
+    "Tamil's 59 characters (vowels, consonants with the Grantha ones, aytham, vowel signs,\n"
+    "the au length mark, pulli and digits)",
+    ": a syllable's bodies left\n  to right, a sign that stands left of its consonant (ெ ே ை) after it, the pulli last",
+    sources.NOTO_TAMIL, 0, training_note=_gpu_note("tamil", "Tamil", "ta", 4850, 7.9, "Thai"), why='"Tamil and Thai"')
+
+THAI = ScriptNetwork(
+    "thai", "Thai", ("th",),
+    "Thai's 84 characters (consonants, leading, following, above and below vowels, sara am,\n"
+    "tone marks, thanthakhat and the other signs, mai yamok, paiyannoi, digits and ฿); Thai writes no spaces between "
+    "words,\nand the model's language model reads across them (`contextSeparator: \"\"`)",
+    """every cluster (a leading vowel, a consonant and the vowels
+  and tone marks stacked on it) is shaped once by HarfBuzz from Noto Looped Thai (SIL OFL; the looped letters
+  Thai children learn, not the loopless print of signs) and its glyphs' outlines traced to centre lines; a
+  hand writes a cluster's bodies left to right, then the marks below, then those above from the lowest up (the
+  tone mark after the vowel it stands on), and the words of a phrase run on without spaces
+  (`Training/inkrec_training/writing/thai.py` and `writing/indic.py`, pictures in `Docs/scripts.md`). These are
+  printed shapes written in a pen order by rule, not anyone's handwriting. The writer model (`writing/writer.py`)
+  writes words and short phrases with a writer's slant, size, spacing, baseline drift, stroke jitter and pen
+  speed.""",
+    "", (sources.NOTO_LOOPED_THAI, sources.HARFBUZZ, sources.THAI_NATIONAL_CORPUS),
+    _gpu_note("thai", "Thai", "th", 5381, 7.9, "Tamil"),
+    "the traced Noto Looped Thai clusters (as in training)", '"Tamil and Thai"')
+
+SCRIPT_NETWORKS = {n.charset: n for n in (CYRILLIC, GREEK, KOREAN, HEBREW, ARABIC, DEVANAGARI, BENGALI, TAMIL, THAI)}
 
 
 def script_card(spec: ScriptNetwork, identifier: str, english: str, code: str, net: str, cfg: dict, lm_bytes: int,
@@ -212,9 +254,7 @@ Handwriting recognizer for {english}, version {version}: the network `{net}` (th
   and isolated characters of the training writers (they keep the Latin letters, digits and punctuation){real}
 - Letter and text sources, with their licences:
 {used}
-- **Language model**: `lm.bin` ({lm_bytes / 1e6:.2f} MB, INKLM2, `python3 -m inkrec_training latin lm --language {code}`):
-  character n-grams over running text modelled from wordfreq's {_lm_source(code)}
-  (wordfreq data CC BY-SA 4.0, code Apache-2.0), with the casing, quotation marks and punctuation of running text.
+- **Language model**: {_lm_line(code, lm_bytes)}
 - No research-only data (IAM-OnDB, CASIA, …) is used.
 
 ## Network ({shared})
@@ -225,6 +265,19 @@ Handwriting recognizer for {english}, version {version}: the network `{net}` (th
 - {training_note}{hist}
 - Why a network of its own and not the shared Latin one: `Docs/scripts.md` ({why}).
 """
+
+
+def _lm_line(code: str, lm_bytes: int) -> str:
+    """The card's sentence on the language model."""
+    if code == "th":
+        return (f"`lm.bin` ({lm_bytes / 1e6:.2f} MB, INKLM2, `python3 -m inkrec_training scripts lm thai`): character\n"
+                "  n-grams (order 6) over running text modelled as Thai is written: words of the Thai National Corpus word\n"
+                "  frequencies (CC0 1.0, `writing/data/thai_words.tsv.gz`) drawn by frequency and joined without spaces into\n"
+                "  phrases, one space between phrases, with numbers and a few English words (wordfreq, data CC BY-SA 4.0);\n"
+                "  the decoder reads it across the boundary of two written words (`contextSeparator: \"\"`).")
+    return (f"`lm.bin` ({lm_bytes / 1e6:.2f} MB, INKLM2, `python3 -m inkrec_training latin lm --language {code}`):\n"
+            f"  character n-grams over running text modelled from wordfreq's {_lm_source(code)}\n"
+            "  (wordfreq data CC BY-SA 4.0, code Apache-2.0), with the casing, quotation marks and punctuation of running text.")
 
 
 def _lm_source(code: str) -> str:

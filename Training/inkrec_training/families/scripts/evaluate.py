@@ -69,6 +69,20 @@ def generated_words(code: str, n: int, seed: int, writer_set: str) -> list[data.
     return out
 
 
+def generated_lines(code: str, n: int, seed: int, writer_set: str) -> list[data.Item]:
+    """``n`` lines of two to four generated words of one held-out writer each (``ScriptSources.line``; Thai
+    writes them as one phrase without spaces), labelled with their text."""
+    src = ScriptSources([code], heldout=True, writer_ids=WRITER_IDS[writer_set],
+                        labels="syllables" if code == "ko" else "jamo")
+    rng = random.Random(f"{seed}-{writer_set}-lines-{code}")
+    out = []
+    while len(out) < n:
+        got = src.line(rng, lang=code)
+        if got is not None:
+            out.append(data.Item(f"{code}-l{len(out)}", "", got[1], got[0], "line"))
+    return out
+
+
 def korean_words(n: int, seed: int, writer_set: str) -> list[data.Item]:
     """Korean eojeol of two syllables or more (a stem, half of them with a particle: ``ScriptSources``),
     written by held-out writers, labelled in syllables (what ``inkrec`` answers)."""
@@ -110,7 +124,24 @@ def score(items: list[data.Item], hyps: dict) -> dict:
         if h != it.label:
             wrong[(it.label, h)] += 1
     return {"words": len(items), "word_acc": ok / max(len(items), 1), "cer": errs / max(chars, 1),
-            "wrong": [{"ref": r, "hyp": h, "count": c} for (r, h), c in wrong.most_common(12)]}
+            "wrong": [{"ref": r, "hyp": h, "count": c} for (r, h), c in wrong.most_common(12)],
+            "edits": [{"ref": a, "hyp": b, "count": c} for (a, b), c in _edit_counts(wrong).most_common(8)]}
+
+
+def _edit_counts(wrong: collections.Counter) -> collections.Counter:
+    """How often each character edit (``_char_edits``) occurs over the wrong readings ``wrong`` {(ref, hyp): n}."""
+    pairs = collections.Counter()
+    for (ref, hyp), n in wrong.items():
+        for edit in _char_edits(ref, hyp):
+            pairs[edit] += n
+    return pairs
+
+
+def _char_edits(ref: str, hyp: str) -> list:
+    """The substitutions, deletions (b empty) and insertions (a empty) of one alignment of ``ref`` to ``hyp``."""
+    import difflib
+    return [(ref[i1:i2], hyp[j1:j2]) for op, i1, i2, j1, j2 in
+            difflib.SequenceMatcher(a=ref, b=hyp, autojunk=False).get_opcodes() if op != "equal"]
 
 
 def read(inkrec: str, model_dir: str, items: list[data.Item], tmp: str, name: str, decoder_args=()) -> dict:
@@ -137,6 +168,9 @@ def main():
     ap.add_argument("--languages", default="ru,uk,bg,mk,sr,el,ko,he", help="comma-separated wordfreq codes (those with "
                     "a model under --models)")
     ap.add_argument("--words", type=int, default=200, help="words of each kind per language")
+    ap.add_argument("--lines", type=int, default=0,
+                    help="also read this many generated lines per language (two to four words of one writer; "
+                         "Thai writes them without spaces), reported apart; with --sweep they count too")
     ap.add_argument("--set", default="reported", choices=["reported", "tuning"])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--inkrec", default=engine.DEFAULT_BINARY)
@@ -165,7 +199,8 @@ def main():
             print(f"{code}: no model under {args.models}", file=sys.stderr)
             continue
         words[code] = {"generated": generated_words(code, args.words, args.seed, args.set),
-                       "real_letters": real_letter_words(code, args.words, args.seed, by_writer, xh, writers)}
+                       "real_letters": real_letter_words(code, args.words, args.seed, by_writer, xh, writers),
+                       "lines": generated_lines(code, args.lines, args.seed, args.set) if args.lines else []}
     if args.sweep:
         sweep(args, dirs, words, tmp)
         return
@@ -177,9 +212,10 @@ def main():
             r[kind] = (score(items, read(args.inkrec, d, items, tmp, f"{code}-{kind}", args.decoder_args.split()))
                        if items else None)
         results[code] = r
-        rl = r["real_letters"]
+        rl, ln = r["real_letters"], r["lines"]
         print(f"{code}: generated {100 * r['generated']['word_acc']:.1f}% (CER {100 * r['generated']['cer']:.1f}%), "
-              + (f"real letters {100 * rl['word_acc']:.1f}% (CER {100 * rl['cer']:.1f}%)" if rl else "no real letters"),
+              + (f"real letters {100 * rl['word_acc']:.1f}% (CER {100 * rl['cer']:.1f}%)" if rl else "no real letters")
+              + (f", lines CER {100 * ln['cer']:.1f}% ({ln['words']} lines, {100 * ln['word_acc']:.1f}% exact)" if ln else ""),
               file=sys.stderr)
     if args.json:
         with open(args.json, "w") as f:
@@ -195,23 +231,38 @@ def main():
 
 def sweep(args, dirs: dict, words: dict, tmp: str) -> None:
     """Each language's best (LM weight, insertion bonus) on the tuning words, generated and real letters
-    counted together (highest word accuracy, then lowest CER)."""
+    (and lines, with ``--lines``) counted together: highest word accuracy, then lowest CER (with lines,
+    lowest CER first). Where several pairs tie (a network that reads its generated ink almost perfectly ties
+    on much of the grid), the one nearest the middle of the tied pairs on the grid is taken, not the grid's
+    first: the middle of a plateau rather than its edge."""
     lws, ibs = ([float(x) for x in s.split(",")] for s in args.sweep)
-    best = {}
+    chosen = {}
     for code, kinds in words.items():
         ident, d = dirs[code]
-        items = kinds["generated"] + (kinds["real_letters"] or [])
-        for lw, ib in itertools.product(lws, ibs):
+        items = kinds["generated"] + (kinds["real_letters"] or []) + kinds["lines"]
+        tried = []
+        for (i, lw), (j, ib) in itertools.product(enumerate(lws), enumerate(ibs)):
             r = score(items, read(args.inkrec, d, items, tmp, f"{code}-sweep",
                                   ["--lm-weight", str(lw), "--insertion-bonus", str(ib)]))
-            key = (r["word_acc"], -r["cer"])
+            # with lines (measured by their CER: Thai's bar), the lowest CER first
+            key = (-r["cer"], r["word_acc"]) if kinds["lines"] else (r["word_acc"], -r["cer"])
             print(f"{code} lm {lw} bonus {ib}: {100 * r['word_acc']:.1f}% CER {100 * r['cer']:.1f}%", file=sys.stderr)
-            if ident not in best or key > best[ident][0]:
-                best[ident] = (key, {"lmWeight": lw, "insertionBonus": ib, "word_acc": r["word_acc"], "cer": r["cer"]})
-    chosen = {k: v for k, (_, v) in sorted(best.items())}
+            tried.append((key, i, j, {"lmWeight": lw, "insertionBonus": ib, "word_acc": r["word_acc"], "cer": r["cer"]}))
+        chosen[ident] = {**middle_of_best(tried), "tied": sum(t[0] == max(t[0] for t in tried) for t in tried)}
+    chosen = dict(sorted(chosen.items()))
     with open(args.decoders, "w") as f:
         json.dump(chosen, f, indent=1)
     print(json.dumps(chosen, indent=1))
+
+
+def middle_of_best(tried: list) -> dict:
+    """Of ``tried`` — (key, grid row, grid column, entry) — the entry of the best key; among ties, the one
+    nearest (in grid steps) the mean position of the tied ones, the earliest of equals."""
+    best = max(t[0] for t in tried)
+    ties = [t for t in tried if t[0] == best]
+    ci = sum(t[1] for t in ties) / len(ties)
+    cj = sum(t[2] for t in ties) / len(ties)
+    return min(ties, key=lambda t: (t[1] - ci) ** 2 + (t[2] - cj) ** 2)[3]
 
 
 def _wrong(r: dict) -> str:
@@ -224,7 +275,7 @@ def _card_end(dec: dict, code: str, args, note: str = "") -> str:
             f"{dec.get('insertionBonus')} (chosen on the tuning writers and words, `scripts evaluate models --set "
             f"tuning --sweep`).{chr(10) + note if note else ''}\n\n"
             f"`python3 -m inkrec_training scripts evaluate models --languages {code} --words {args.words} --seed "
-            f"{args.seed} --card`\n{CARD_END}")
+            f"{args.seed}{f' --lines {args.lines}' if getattr(args, 'lines', 0) else ''} --card`\n{CARD_END}")
 
 
 def write_card(model_dir: str, code: str, r: dict, args) -> None:
@@ -314,10 +365,31 @@ may not be among the drawn ones; only real {spec.script} ink would measure that.
 | --- | ---: |
 | word accuracy, with the language model | {100 * g['word_acc']:.1f}% |
 | character error rate | {100 * g['cer']:.1f}% |
-
+{_lines_rows(r.get("lines"))}
 Most frequent errors (reference → reading): {_wrong(g)}.
-
+{_lines_errors(r.get("lines"), spec)}
 {_card_end(dec, code, args)}"""
+
+
+def _lines_rows(ln) -> str:
+    """The table rows of the generated lines (``--lines``), or nothing."""
+    if not ln:
+        return ""
+    return (f"| lines ({ln['words']}, two to four words of one writer): character error rate | {100 * ln['cer']:.1f}% |\n"
+            f"| lines read exactly | {100 * ln['word_acc']:.1f}% |\n")
+
+
+def _lines_errors(ln, spec) -> str:
+    """The lines' most frequent errors, as edits (a line is rarely wrong twice the same way), or nothing."""
+    if not ln:
+        return ""
+    joined = " (Thai: one phrase, its words joined without spaces, as Thai is written)" if spec.charset == "thai" else ""
+    return (f"\nLines{joined}: the most frequent character edits (reference → reading): {_edits(ln)}.\n")
+
+
+def _edits(ln) -> str:
+    return ", ".join(f"{e['ref'] or '(nothing)'} → {e['hyp'] or '(nothing)'} ({e['count']})"
+                     for e in ln.get("edits", [])) or "none"
 
 
 def write_readme_table(results: dict, args) -> None:
@@ -331,14 +403,20 @@ def write_readme_table(results: dict, args) -> None:
         lm = os.path.getsize(os.path.join(ROOT, r["model"], "lm.bin"))
         g, rl = r["generated"], r["real_letters"]
         real = f"{100 * rl['word_acc']:.1f}% | {100 * rl['cer']:.1f}%" if rl else "— | —"
+        ln = r.get("lines")
+        lines_cer = f"{100 * ln['cer']:.1f}%" if ln else "—"
         by_ident[ident] = (f"| `{ident}` | {english} | {', '.join(aliases) or '—'} | {lm / 1e6:.2f} MB | "
-                           f"{100 * g['word_acc']:.1f}% | {100 * g['cer']:.1f}% | {real} |")
-    rows = ["| model | language | also matches | language model | generated words right | CER | real-letter words right | CER |",
-            "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"] + [by_ident[k] for k in sorted(by_ident)]
+                           f"{100 * g['word_acc']:.1f}% | {100 * g['cer']:.1f}% | {real} | {lines_cer} |")
+    for k, row in by_ident.items():  # rows written before the lines column: no lines measured
+        if row.count("|") == 9:
+            by_ident[k] = row + " — |"
+    rows = ["| model | language | also matches | language model | generated words right | CER | real-letter words right | CER | generated lines CER |",
+            "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"] + [by_ident[k] for k in sorted(by_ident)]
     table = (f"{TABLE_BEGIN}\n{chr(10).join(rows)}\n\nGenerated: {args.words} words per language written by held-out "
-             "writers of the writer model from the kit's letters (Cyrillic drawn, Greek from Hershey, Korean eojeol from drawn jamo, Hebrew drawn cursive written right to left, Arabic, Persian and Urdu from Noto Naskh's joining forms traced to centre lines and written right to left, Hindi and Bengali from Noto Sans syllables shaped by HarfBuzz and traced to centre lines, the headline last; for `ko` the CER counts syllables). Real letters: words made only of letters whose "
-             f"handwritten form Latin shares, built from held-out UNIPEN writers' isolated characters. Each with the "
-             f"model's LM (`python3 -m inkrec_training scripts evaluate models --words {args.words} --readme`).\n{TABLE_END}\n")
+             "writers of the writer model from the kit's letters (Cyrillic drawn, Greek from Hershey, Korean eojeol from drawn jamo, Hebrew drawn cursive written right to left, Arabic, Persian and Urdu from Noto Naskh's joining forms traced to centre lines and written right to left, Hindi, Bengali and Tamil from Noto Sans syllables shaped by HarfBuzz and traced to centre lines, the Devanagari and Bengali headline last, Thai from Noto Looped Thai clusters; for `ko` the CER counts syllables). Real letters: words made only of letters whose "
+             f"handwritten form Latin shares, built from held-out UNIPEN writers' isolated characters. Lines: generated lines of "
+             f"two to four words of one held-out writer (Thai: one phrase, its words joined without spaces), where measured "
+             f"(`--lines`). Each with the model's LM (`python3 -m inkrec_training scripts evaluate models --words {args.words} --readme`).\n{TABLE_END}\n")
     cards.write_section(path, TABLE_BEGIN, TABLE_END, table)
 
 

@@ -20,14 +20,17 @@ from inkrec_training.paths import ROOT
 from inkrec_training.writing import alphabets, training, writer
 
 WORDS = {"ru": "привет", "uk": "дякую", "bg": "здравей", "mk": "убаво", "sr": "хвала", "el": "ευχαριστώ", "ko": "감사합니다", "he": "שלום",
-         "ar": "شكرا", "fa": "سلام", "ur": "شکریہ", "hi": "नमस्ते", "bn": "ধন্যবাদ"}
+         "ar": "شكرا", "fa": "سلام", "ur": "شکریہ", "hi": "नमस्ते", "bn": "ধন্যবাদ",
+         "ta": "வணக்கம்", "th": "สวัสดี"}
 WRITER_IDS = (100_000, 200_000)
 # Where each script's letter forms come from, for the note.
 LETTER_FORMS = {"Cyrl": "drawn letters", "Grek": "Hershey Greek letters", "Hang": "drawn jamo in their block layouts",
                 "Hebr": "drawn cursive letters, written right to left",
                 "Arab": "Noto Naskh joining forms traced to centre lines, joined and written right to left",
                 "Deva": "Noto Sans Devanagari syllables shaped by HarfBuzz and traced to centre lines, the headline last",
-                "Beng": "Noto Sans Bengali syllables shaped by HarfBuzz and traced to centre lines, the headline last"}
+                "Beng": "Noto Sans Bengali syllables shaped by HarfBuzz and traced to centre lines, the headline last",
+                "Taml": "Noto Sans Tamil syllables shaped by HarfBuzz and traced to centre lines",
+                "Thai": "Noto Looped Thai clusters shaped by HarfBuzz and traced to centre lines, the marks above last"}
 
 
 def _strokes_json(strokes) -> list:
