@@ -4,9 +4,10 @@
 #   Training/gpu/gpu_once.sh cjk SECONDS [cjk train options]    # needs Training/work/cjk (cjk data)
 #   Training/gpu/gpu_once.sh latin SECONDS [latin train options]      # needs Training/work/latn-gpu (latin data)
 #   Training/gpu/gpu_once.sh sweep SECONDS [latin train sweep options] # the same, several sizes on the same batches
-#   Training/gpu/gpu_once.sh scripts SECONDS "NAME:CHARSET:LANGS ..." [latin train options]
-#       # script networks (latin train --scripts), all at once, the drawing processes shared among them;
-#       # needs Training/work/scripts-gpu (latin data --languages '' --scripts LANGS); $OUT/NAME/…
+#   Training/gpu/gpu_once.sh scripts SECONDS "NAME:CHARSET:LANGS[:INIT] ..." [latin train options]
+#       # script networks (latin train --scripts), all at once, the drawing processes shared among them,
+#       # each from its INIT weights (--init-from) where given; needs Training/work/scripts-gpu
+#       # (latin data --languages '' --scripts LANGS); $OUT/NAME/…
 #
 # Installs the carried wheels (.whl/: the Hershey fonts), trains in the foreground with --deadline SECONDS
 # (the run ends, validated and saved, by then) and writes ema16.pt, live16.pt (float16), history.json and
@@ -32,12 +33,13 @@ if [ "$trainer" = scripts ]; then
   monitor=$!
   pids=()
   for spec in "${runs[@]}"; do
-    IFS=: read -r name charset langs <<< "$spec"
+    IFS=: read -r name charset langs init <<< "$spec"
+    own=(); [ -n "$init" ] && own=(--init-from "$init")
     mkdir -p "$run/$name" "$OUT/$name"
     PYTHONPATH=/tmp/site:Training PYTHONUNBUFFERED=1 timeout $(( seconds + 20 )) python3 -m inkrec_training latin train \
       network --run "$run/$name" --charset "$charset" --scripts "$langs" --data "$data" \
       --wordlists "$data/wordlists.json.xz" --minutes 60 --deadline "$seconds" --device "${TRAIN_DEVICE:-cuda}" \
-      --workers "$workers" --out16 "$OUT/$name" --checkpoint-minutes 2 "$@" > "$OUT/$name/train.log" 2>&1 &
+      --workers "$workers" --out16 "$OUT/$name" --checkpoint-minutes 2 "$@" "${own[@]}" > "$OUT/$name/train.log" 2>&1 &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || true; done
