@@ -118,6 +118,8 @@ TOOLS: dict[str, dict[str, dict[str, Tool]]] = {
                                     "the Korean jamo network against the syllable network, greedy, same inks"),
                      "late-marks": Tool("families.scripts.alignment",
                                         "Arabic-script late dots: the share the alignment gives to their letter")},
+        "tune": {"pruning": Tool("families.scripts.pruning",
+                                 "the beam's threshold and symbols per frame, tried on the tuning writers; --write")},
     },
     "pages": {
         "data": {"pages": Tool("families.pages.make", "generated pages of held-out (or training) writers")},

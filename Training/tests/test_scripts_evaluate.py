@@ -59,3 +59,14 @@ def test_score_counts_character_edits_over_every_wrong_reading():
     assert {"ref": "ข", "hyp": "ฃ", "count": 2} in r["edits"]
     assert {"ref": "c", "hyp": "", "count": 1} in r["edits"]
     assert "→ (nothing) (1)" in evaluate._edits(r)
+
+
+def test_a_pruning_is_acceptable_only_where_the_tuning_figures_hold():
+    from inkrec_training.families.scripts.pruning import acceptable
+    before = {"generated": {"word_acc": 0.965, "cer": 0.008}, "lines": {"cer": 0.0095}}
+    same = {"generated": {"word_acc": 0.965, "cer": 0.008}, "lines": {"cer": 0.0095}}
+    assert acceptable(before, same, 0.1)
+    assert not acceptable(before, {**same, "generated": {"word_acc": 0.96, "cer": 0.008}}, 0.1)  # a word fewer
+    assert not acceptable(before, {**same, "lines": {"cer": 0.0095 + 0.0013}}, 0.1)  # Tamil's 0.17% -> 0.30%
+    assert acceptable(before, {**same, "lines": {"cer": 0.0095 + 0.0009}}, 0.1)
+    assert acceptable({"generated": before["generated"], "lines": None}, {"generated": before["generated"], "lines": None}, 0.1)

@@ -50,6 +50,39 @@ OWN_WRITERS = {"Arab": arabic.write_word, "Deva": devanagari.write_word, "Beng":
 HANGUL_EM = 160.0
 # Latin words and numbers that appear inside Korean lines.
 KOREAN_LATIN = ["OK", "TV", "PC", "USB", "AI", "CEO", "GPS", "PDF", "SNS", "KTX", "km", "kg", "cm", "A", "B", "Wi-Fi"]
+# Latin words written inside right-to-left lines (each with a letter of full height and none below the baseline,
+# so that the run's height can be matched to the script's letters).
+EMBEDDED_LATIN = ["OK", "TV", "PC", "USB", "AI", "CEO", "PDF", "SMS", "DNA", "ATM", "CD", "HD", "BBC", "UN", "km",
+                  "A", "B", "Wi-Fi", "Email", "Facebook", "Twitter", "BMW"]
+
+
+def embedded_token(rng: random.Random) -> str:
+    """What a writer of a right-to-left line writes left to right inside it: a number (70%: a small count, a
+    year, a price or a time) or a Latin word."""
+    if rng.random() < 0.3:
+        return rng.choice(EMBEDDED_LATIN)
+    r = rng.random()
+    if r < 0.35:
+        return str(rng.randint(0, 99))
+    if r < 0.6:
+        return str(rng.randint(1950, 2030))
+    if r < 0.85:
+        return str(rng.randint(100, 99999))
+    return f"{rng.randint(1, 12)}:{rng.randint(0, 59):02d}" if rng.random() < 0.5 else f"{rng.randint(1, 99)}.{rng.randint(0, 99):02d}"
+
+
+def write_embedded(token: str, style: writer.Style, rng: random.Random, height: float) -> Optional[list[np.ndarray]]:
+    """``token`` (ASCII) written left to right in the writer's Hershey hand (``cjk.Generator``, as the Latin
+    words in a Korean line), as ``[x, y, t]`` strokes whose tall characters are ``height`` units high, standing
+    on the baseline y = 0, left edge at x = 0; None when a character has no glyph."""
+    from .. import cjk
+    got = cjk.Generator({}, {}).write(token, style, rng)
+    if got is None:
+        return None
+    p = np.concatenate(got)
+    top, bottom, left = float(p[:, 1].min()), float(p[:, 1].max()), float(p[:, 0].min())
+    k = height / max(bottom - top, 1e-6)
+    return [np.column_stack([(q[:, 0] - left) * k, (q[:, 1] - bottom) * k, q[:, 2]]) for q in got]
 
 
 def ksx1001() -> frozenset:
@@ -128,6 +161,8 @@ class ScriptSources:
         for l, (ws, wt) in self.vocab.items():
             pairs = [(w, f) for w, f in zip(ws, wt) if len(w) >= 2 and homoglyphs.composable(w)]
             self.real_vocab[l] = ([w for w, _ in pairs], [f for _, f in pairs])
+        self.embedded_share = 0.0  # share of right-to-left lines with a number or Latin word (``line``)
+        self._tall = None
         self.by_writer, self.writers, self.xh = {}, [], {}
         if chars and any(ws for ws, _ in self.real_vocab.values()):  # a script with homoglyph words
             from .. import compose
@@ -195,6 +230,20 @@ class ScriptSources:
             return None
         return [s if keep_time else s[:, :2] for s in got], self.label(line)
 
+    def tall_height(self) -> float:
+        """How far the script's tall letters reach above the baseline, in the units of its words: the median over
+        40 words of training writers of each word's 5th percentile height (alef and lamed in Arabic, lamed and
+        the tall letters in Hebrew). Computed once, from its own seeded draws."""
+        if self._tall is None:
+            rng = random.Random(f"tall-{self.script}")
+            tops = []
+            for _ in range(40):
+                got = self._write(self._text(rng, self.langs[0])[1], writer.train_writer(rng), rng)
+                if got is not None:
+                    tops.append(float(-np.percentile(np.concatenate(got)[:, 1], 5)))
+            self._tall = float(np.median(tops)) if tops else 100.0
+        return self._tall
+
     def word(self, rng: random.Random, lang: Optional[str] = None) -> Optional[tuple[list, str]]:
         """A generated word of ``lang`` (else of a language drawn at random) and its text."""
         for _ in range(10):
@@ -205,23 +254,35 @@ class ScriptSources:
         return None
 
     def line(self, rng: random.Random, lang: Optional[str] = None, unit: float = 100.0, max_words: int = 4,
-             keep_time: bool = False, style: Optional[writer.Style] = None) -> Optional[tuple[list, str]]:
+             keep_time: bool = False, style: Optional[writer.Style] = None,
+             embedded: Optional[float] = None) -> Optional[tuple[list, str]]:
         """Two to ``max_words`` generated words of one language and one writer on a line, and its text
         (strokes ``(N, 2)``, or ``[x, y, t]`` with ``keep_time``). The writer is drawn from ``rng``
         (``_style``) unless ``style`` is given (several lines of one writer, e.g. a page: then ``rng`` draws
         one number fewer, and otherwise the same). A script written without spaces (``ScriptRules.word_space``
-        False: Thai) joins the words into one phrase, ink and text."""
+        False: Thai) joins the words into one phrase, ink and text. In a right-to-left script, a share of the
+        lines (``embedded``, else ``embedded_share``; 0 draws nothing more from ``rng``, so such lines are the
+        same as before it existed) holds one number or Latin word (``embedded_token``) among the words, written
+        left to right where it stands, in the text in logical order."""
         lang = lang or rng.choice(self.langs)
         if self.script == "Hang":
             return self._korean_line(rng, lang, max_words, keep_time, style)
         style = self._style(rng) if style is None else style
         rtl = self.rules.writing == "rtl"  # words go right to left, the first rightmost
         words, strokes, x, t0 = [], [], 0.0, 0.0
-        for k in range(rng.randint(2, max_words)):
-            _, w = self._text(rng, lang)
-            if k > 0 and w[:1].isupper() and rng.random() < 0.7:
-                w = w.lower() if w.isupper() else w[:1].lower() + w[1:]
-            got = self._write(w, style, rng)
+        n_words = rng.randint(2, max_words)
+        share = self.embedded_share if embedded is None else embedded
+        token_at = None  # where a number or Latin word written left to right stands (right-to-left lines only)
+        if rtl and share > 0 and rng.random() < share:
+            token_at, token = rng.randrange(n_words + 1), embedded_token(rng)
+        for k in range(n_words + (token_at is not None)):
+            if k == token_at:  # digits as tall as 60-90% of the script's tall letters
+                w, got = token, write_embedded(token, style, rng, self.tall_height() * rng.uniform(0.6, 0.9))
+            else:
+                _, w = self._text(rng, lang)
+                if k > 0 and w[:1].isupper() and rng.random() < 0.7:
+                    w = w.lower() if w.isupper() else w[:1].lower() + w[1:]
+                got = self._write(w, style, rng)
             if got is None:
                 continue
             allp = np.concatenate(got)

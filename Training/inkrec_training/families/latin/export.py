@@ -260,7 +260,10 @@ def main():
     ap.add_argument("--beam-width", type=int, default=64)
     ap.add_argument("--beam-threshold", type=float, default=16.0,
                     help="drop prefixes ranked more than this below the best after each frame (0: none); 16 read "
-                         "the tuning words of eight languages as no threshold, 12 did not")
+                         "the tuning words of eight languages as no threshold, 12 did not (script kit models: "
+                         "scripts tune pruning tries a narrower beam after the export)")
+    ap.add_argument("--symbols-per-frame", type=int, default=0,
+                    help="the most symbols a frame extends the prefixes with (0: no limit)")
     ap.add_argument("--charset", default="latin", choices=sorted(NETWORKS),
                     help="the network's character set: latin (the shared network), vietnamese (vi's own), cyrillic, greek "
                          "or hangul (Korean jamo)")
@@ -299,6 +302,7 @@ def main():
                         "insertionBonus": per_language.get(ident, {}).get("insertionBonus", args.insertion_bonus),
                         "beamWidth": args.beam_width, "endWeight": args.end_weight,
                         **({"beamThreshold": args.beam_threshold} if args.beam_threshold else {}),
+                        **({"symbolsPerFrame": args.symbols_per_frame} if args.symbols_per_frame else {}),
                         **({"contextSeparator": ""} if args.charset in NO_WORD_SPACES else {})},
         }
         write_json(os.path.join(out, "config.json"), config)

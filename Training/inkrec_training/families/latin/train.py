@@ -204,6 +204,7 @@ def training_stream(args, step: int) -> tuple[data.TrainingStream, list, list]:
         t1 = time.time()
         labels = "syllables" if args.charset == "hangul-syllables" else "jamo"
         scripts = ScriptSources(langs, chars_tr, forms="training" if args.hold_out_forms else "all", labels=labels)
+        scripts.embedded_share = args.embedded_share  # right-to-left scripts only (ScriptSources.line)
         held = ScriptSources(langs, heldout=True, labels=labels)
         vr = random.Random(54321)
         while len(lang_val) < 600:
@@ -286,6 +287,10 @@ def add_training_arguments(ap: argparse.ArgumentParser) -> None:
                     help="with --scripts, never train on the held-out drawn form of a letter written several ways "
                          "(writing.cyrillic.HELDOUT_VARIANT): an experiment on unseen letter forms; the shipped "
                          "network sees every form")
+    ap.add_argument("--embedded-share", type=float, default=0.25,
+                    help="with --scripts of a right-to-left script: the share of generated lines that hold a number "
+                         "or a Latin word written left to right (writing.training.embedded_token); runs before "
+                         "2026-11-29 had none")
     ap.add_argument("--mix-scripts", type=float, default=0.6,
                     help="share of the script's ink with --scripts: 60%% generated words, 30%% generated lines, 10%% "
                          "words composed from real UNIPEN letters of the same form (taken from the others)")

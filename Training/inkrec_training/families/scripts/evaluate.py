@@ -69,18 +69,32 @@ def generated_words(code: str, n: int, seed: int, writer_set: str) -> list[data.
     return out
 
 
-def generated_lines(code: str, n: int, seed: int, writer_set: str) -> list[data.Item]:
+def generated_lines(code: str, n: int, seed: int, writer_set: str, embedded: float = 0.0) -> list[data.Item]:
     """``n`` lines of two to four generated words of one held-out writer each (``ScriptSources.line``; Thai
-    writes them as one phrase without spaces), labelled with their text."""
+    writes them as one phrase without spaces), labelled with their text; with ``embedded`` 1, right-to-left
+    lines each holding a number or a Latin word written left to right (``writing.training.embedded_token``)."""
     src = ScriptSources([code], heldout=True, writer_ids=WRITER_IDS[writer_set],
                         labels="syllables" if code == "ko" else "jamo")
-    rng = random.Random(f"{seed}-{writer_set}-lines-{code}")
+    tag = "mixed" if embedded else "lines"
+    rng = random.Random(f"{seed}-{writer_set}-{tag}-{code}")
     out = []
     while len(out) < n:
-        got = src.line(rng, lang=code)
+        got = src.line(rng, lang=code, embedded=embedded or None)
         if got is not None:
-            out.append(data.Item(f"{code}-l{len(out)}", "", got[1], got[0], "line"))
+            out.append(data.Item(f"{code}-{tag[0]}{len(out)}", "", got[1], got[0], "line"))
     return out
+
+
+def embedded_read(items: list[data.Item], hyps: dict) -> float:
+    """The share of mixed lines whose number or Latin word (the label's one all-ASCII word) the reading has
+    at the same place among its words."""
+    ok = 0
+    for it in items:
+        ref = it.label.split(" ")
+        k = next(i for i, w in enumerate(ref) if w.isascii() and w.strip(".,"))
+        hyp = hyps.get(it.id, "").split(" ")
+        ok += k < len(hyp) and hyp[k].strip(".,") == ref[k].strip(".,")
+    return ok / max(len(items), 1)
 
 
 def korean_words(n: int, seed: int, writer_set: str) -> list[data.Item]:
@@ -171,6 +185,9 @@ def main():
     ap.add_argument("--lines", type=int, default=0,
                     help="also read this many generated lines per language (two to four words of one writer; "
                          "Thai writes them without spaces), reported apart; with --sweep they count too")
+    ap.add_argument("--mixed-lines", type=int, default=0,
+                    help="right-to-left models: also read this many generated lines that each hold a number or a "
+                         "Latin word written left to right, reported apart (CER, and that word read in its place)")
     ap.add_argument("--set", default="reported", choices=["reported", "tuning"])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--inkrec", default=engine.DEFAULT_BINARY)
@@ -200,7 +217,9 @@ def main():
             continue
         words[code] = {"generated": generated_words(code, args.words, args.seed, args.set),
                        "real_letters": real_letter_words(code, args.words, args.seed, by_writer, xh, writers),
-                       "lines": generated_lines(code, args.lines, args.seed, args.set) if args.lines else []}
+                       "lines": generated_lines(code, args.lines, args.seed, args.set) if args.lines else [],
+                       "mixed_lines": (generated_lines(code, args.mixed_lines, args.seed, args.set, embedded=1.0)
+                                       if args.mixed_lines and ScriptSources([code]).rules.writing == "rtl" else [])}
     if args.sweep:
         sweep(args, dirs, words, tmp)
         return
@@ -209,13 +228,17 @@ def main():
         ident, d = dirs[code]
         r = {"identifier": ident, "model": os.path.relpath(d, ROOT), "writers": len(writers)}
         for kind, items in kinds.items():
-            r[kind] = (score(items, read(args.inkrec, d, items, tmp, f"{code}-{kind}", args.decoder_args.split()))
-                       if items else None)
+            hyps = read(args.inkrec, d, items, tmp, f"{code}-{kind}", args.decoder_args.split()) if items else {}
+            r[kind] = score(items, hyps) if items else None
+            if kind == "mixed_lines" and items:
+                r[kind]["embedded_read"] = embedded_read(items, hyps)
         results[code] = r
         rl, ln = r["real_letters"], r["lines"]
         print(f"{code}: generated {100 * r['generated']['word_acc']:.1f}% (CER {100 * r['generated']['cer']:.1f}%), "
               + (f"real letters {100 * rl['word_acc']:.1f}% (CER {100 * rl['cer']:.1f}%)" if rl else "no real letters")
-              + (f", lines CER {100 * ln['cer']:.1f}% ({ln['words']} lines, {100 * ln['word_acc']:.1f}% exact)" if ln else ""),
+              + (f", lines CER {100 * ln['cer']:.1f}% ({ln['words']} lines, {100 * ln['word_acc']:.1f}% exact)" if ln else "")
+              + (f", mixed lines CER {100 * r['mixed_lines']['cer']:.1f}% (the number or Latin word read in its place "
+                 f"in {100 * r['mixed_lines']['embedded_read']:.1f}%)" if r["mixed_lines"] else ""),
               file=sys.stderr)
     if args.json:
         with open(args.json, "w") as f:
@@ -271,11 +294,15 @@ def _wrong(r: dict) -> str:
 
 def _card_end(dec: dict, code: str, args, note: str = "") -> str:
     """The end of a card's figures section: its decoder settings (and ``note``), the command, the end marker."""
+    pruning = (f"\nBeam threshold {dec['beamThreshold']:g}, at most {dec['symbolsPerFrame']} symbols a frame (`scripts tune "
+               "pruning`: the tuning words and lines read as with threshold 16 and no limit, the slow words faster)."
+               if dec.get("symbolsPerFrame") else "")
     return (f"Decoder (`config.json`): beam {dec.get('beamWidth')}, LM weight {dec.get('lmWeight')}, insertion bonus\n"
             f"{dec.get('insertionBonus')} (chosen on the tuning writers and words, `scripts evaluate models --set "
-            f"tuning --sweep`).{chr(10) + note if note else ''}\n\n"
+            f"tuning --sweep`).{pruning}{chr(10) + note if note else ''}\n\n"
             f"`python3 -m inkrec_training scripts evaluate models --languages {code} --words {args.words} --seed "
-            f"{args.seed}{f' --lines {args.lines}' if getattr(args, 'lines', 0) else ''} --card`\n{CARD_END}")
+            f"{args.seed}{f' --lines {args.lines}' if getattr(args, 'lines', 0) else ''}"
+            f"{f' --mixed-lines {args.mixed_lines}' if getattr(args, 'mixed_lines', 0) else ''} --card`\n{CARD_END}")
 
 
 def write_card(model_dir: str, code: str, r: dict, args) -> None:
@@ -365,7 +392,7 @@ may not be among the drawn ones; only real {spec.script} ink would measure that.
 | --- | ---: |
 | word accuracy, with the language model | {100 * g['word_acc']:.1f}% |
 | character error rate | {100 * g['cer']:.1f}% |
-{_lines_rows(r.get("lines"))}
+{_lines_rows(r.get("lines"))}{_mixed_rows(r.get("mixed_lines"))}
 Most frequent errors (reference → reading): {_wrong(g)}.
 {_lines_errors(r.get("lines"), spec)}
 {_card_end(dec, code, args)}"""
@@ -377,6 +404,15 @@ def _lines_rows(ln) -> str:
         return ""
     return (f"| lines ({ln['words']}, two to four words of one writer): character error rate | {100 * ln['cer']:.1f}% |\n"
             f"| lines read exactly | {100 * ln['word_acc']:.1f}% |\n")
+
+
+def _mixed_rows(mx) -> str:
+    """The table rows of the right-to-left lines holding a number or Latin word (``--mixed-lines``), or nothing."""
+    if not mx:
+        return ""
+    return (f"| lines ({mx['words']}) holding a number or Latin word written left to right: character error rate | "
+            f"{100 * mx['cer']:.1f}% |\n"
+            f"| that number or Latin word read in its place | {100 * mx['embedded_read']:.1f}% |\n")
 
 
 def _lines_errors(ln, spec) -> str:
