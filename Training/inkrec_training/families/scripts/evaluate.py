@@ -80,21 +80,29 @@ def generated_lines(code: str, n: int, seed: int, writer_set: str, embedded: flo
     out = []
     while len(out) < n:
         got = src.line(rng, lang=code, embedded=embedded or None)
-        if got is not None:
+        # (a mixed line whose number or word the writer's font could not write has none: not one to keep)
+        if got is not None and (not embedded or _embedded_at(got[1]) is not None):
             out.append(data.Item(f"{code}-{tag[0]}{len(out)}", "", got[1], got[0], "line"))
     return out
+
+
+def _embedded_at(label: str):
+    """The position among a line's words of its all-ASCII word (its number or Latin word), or None."""
+    return next((i for i, w in enumerate(label.split(" ")) if w.isascii() and w.strip(".,")), None)
 
 
 def embedded_read(items: list[data.Item], hyps: dict) -> float:
     """The share of mixed lines whose number or Latin word (the label's one all-ASCII word) the reading has
     at the same place among its words."""
-    ok = 0
+    ok = n = 0
     for it in items:
-        ref = it.label.split(" ")
-        k = next(i for i, w in enumerate(ref) if w.isascii() and w.strip(".,"))
-        hyp = hyps.get(it.id, "").split(" ")
+        k = _embedded_at(it.label)
+        if k is None:
+            continue
+        n += 1
+        ref, hyp = it.label.split(" "), hyps.get(it.id, "").split(" ")
         ok += k < len(hyp) and hyp[k].strip(".,") == ref[k].strip(".,")
-    return ok / max(len(items), 1)
+    return ok / max(n, 1)
 
 
 def korean_words(n: int, seed: int, writer_set: str) -> list[data.Item]:
