@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generated samples of the script kit's languages (Cyrillic, Greek, Korean, Hebrew, Arabic, Persian, Urdu, Hindi, Bengali) for Samples/ (`generated-<lang>.json`), marked as generated.
+"""Generated samples of the script kit's languages (Cyrillic, Greek, Korean, Hebrew, Arabic, Persian, Urdu, Hindi, Bengali, Tamil, Thai) for Samples/ (`generated-<lang>.json`), marked as generated.
 
     python3 -m inkrec_training scripts data samples
 
