@@ -117,6 +117,21 @@ struct ArabicLateMarkTests {
         #expect(_StrokeAssignment.lateMarks(["é"], at: 0) == .any)
     }
 
+    @Test("without decomposing: in the mark-free blocks, exactly the listed code points decompose with a nonspacing mark")
+    func markFreeBlocks() {
+        for block in _StrokeAssignment.markFreeBlocks {
+            for value in block {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                let nfd = String(Character(scalar)).decomposedStringWithCanonicalMapping.unicodeScalars
+                let hasMark = nfd.count > 1 && nfd.dropFirst().contains { $0.properties.generalCategory == .nonspacingMark }
+                #expect(_StrokeAssignment.decomposedWithMark.contains(value) == hasMark, "U+\(String(value, radix: 16))")
+            }
+        }
+        // Outside those blocks the decomposition still decides: é and が take a late mark, e and か do not.
+        #expect(_StrokeAssignment.takesLateMark("é") && _StrokeAssignment.takesLateMark("が"))
+        #expect(!_StrokeAssignment.takesLateMark("e") && !_StrokeAssignment.takesLateMark("か"))
+    }
+
     @Test("ی has dots only joined to the next letter, ك its mark only when not; a zero-width non-joiner ends the joining")
     func forms() {
         #expect(Self.counts("بیت") == [1, 2, 2])       // medial ی

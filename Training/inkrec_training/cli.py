@@ -72,6 +72,8 @@ TOOLS: dict[str, dict[str, dict[str, Tool]]] = {
             "decoders": Tool("families.latin.choose_decoders", "each language's decoder weights on its tuning words"),
             "english": Tool("families.latin.evaluate", "English decoder weights on the tuning slices", ("--sweep",)),
             "ensemble": Tool("families.latin.ensemble", "a greedy choice of networks to average, on tuning words"),
+            "adaptation": Tool("families.latin.adaptation_prototype",
+                               "which part of the network a writer profile adapts (PyTorch, tuning writers)"),
         },
         "report": {
             "sweep": Tool("families.latin.report_sweep", "candidates of a sweep, exported and compared"),

@@ -51,9 +51,21 @@ class InkRecNet(nn.Module):
 
     def forward(self, x: torch.Tensor, lengths: torch.Tensor):
         """x: (B, T, input_dim) zero-padded; lengths: (B,) int64 on CPU. Returns (log_probs (B, T', C), lengths')."""
+        x, lengths = self.encode(x, lengths)
+        if self.head_kind == "classifier":
+            # Mean over each sequence's valid frames, then the linear head: one row per ink.
+            mask = (torch.arange(x.shape[1])[None, :] < lengths[:, None]).to(x.dtype)
+            pooled = (x * mask[:, :, None]).sum(dim=1) / lengths[:, None].to(x.dtype)
+            return torch.log_softmax(self.head(pooled), dim=-1)[:, None, :], torch.ones_like(lengths)
+        return torch.log_softmax(self.head(x), dim=-1), lengths
+
+    def encode(self, x: torch.Tensor, lengths: torch.Tensor, run=None):
+        """The head's input (B, T', D) and lengths': the LSTM stack with its time reduction. ``run(l, lstm,
+        packed)``, when given, runs layer ``l`` in place of ``lstm(packed)`` (the writer-adaptation prototype
+        runs it with changed weights)."""
         for l, lstm in enumerate(self.lstms):
             packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
-            y, _ = lstm(packed)
+            y, _ = lstm(packed) if run is None else run(l, lstm, packed)
             x, _ = pad_packed_sequence(y, batch_first=True)
             if self.reduce_after == l + 1:
                 b, t, d = x.shape
@@ -64,12 +76,7 @@ class InkRecNet(nn.Module):
                 # so an odd-length sequence is stacked with a zero row, as in the engine.
                 x = x.reshape(b, t // 2, 2 * d)
                 lengths = self.reduce_lengths(lengths)
-        if self.head_kind == "classifier":
-            # Mean over each sequence's valid frames, then the linear head: one row per ink.
-            mask = (torch.arange(x.shape[1])[None, :] < lengths[:, None]).to(x.dtype)
-            pooled = (x * mask[:, :, None]).sum(dim=1) / lengths[:, None].to(x.dtype)
-            return torch.log_softmax(self.head(pooled), dim=-1)[:, None, :], torch.ones_like(lengths)
-        return torch.log_softmax(self.head(x), dim=-1), lengths
+        return x, lengths
 
     def config(self) -> dict:
         return {"inputDim": self.input_dim, "hidden": self.hidden, "layers": self.num_layers,

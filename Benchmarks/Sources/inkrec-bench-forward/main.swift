@@ -106,7 +106,9 @@ let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(model
 if stage == "recognize" || stage == "page" { do { try await recognizer.load() } catch { fail("\(error)") } }
 var languageModel: CharacterNgramModel? = nil
 if stage == "decode-lm", let lm = config.decoder?.languageModel {
-    do { languageModel = try CharacterNgramModel(contentsOf: modelDir.appendingPathComponent(lm)) } catch { fail("\(error)") }
+    // Bound to the network's labels as the recognizer binds it (an LM with an alphabet, unbound, would
+    // score the classes as if they were its own symbols: a different search, 2026-11-30).
+    do { languageModel = try CharacterNgramModel(contentsOf: modelDir.appendingPathComponent(lm)).bound(toLabels: config.labels) } catch { fail("\(error)") }
 }
 let decoder = config.beamSearch(languageModel: languageModel != nil)
 let extractor = FeatureExtractor(config.features)

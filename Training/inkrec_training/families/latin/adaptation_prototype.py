@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Writer adaptation (issue 41): which part of the network to adapt, tried in PyTorch on the six tuning writers.
+
+    python3 -m inkrec_training latin tune adaptation --methods head,last,all,loraall --ks 20,50
+
+Only the six writers of ``evaluate_adaptation.tuning_writer`` (never in a reported figure). For each writer, in
+writing order: the network learns from the first K words with its labels and reads the words after the first 50
+(every K on the same words), greedy CTC decoding, no language model. Each method is a set of parameters to adapt
+and a penalty that keeps them near the shipped network:
+
+- ``head``: the shipped profile (``WriterProfile``): a rank-8 change B·A to the head's weight and a bias change d,
+  penalty 0.3 (‖B A‖² + ‖d‖²), 50 Adam steps of 0.03.
+- ``last``: the last LSTM layer (both directions) and the head, L2 to the shipped weights (L2-SP).
+- ``all``: every weight, L2-SP.
+- ``input``: a 4 × 4 affine map of the input features, from the identity (per-writer feature statistics).
+- ``lora3``: rank-8 changes to the last layer's input weights (both directions) and the head's rank 8.
+- ``loraall``: rank-8 changes to every LSTM weight (input and recurrent, both directions, every layer) and the
+  head's rank 8: what a profile of at most 256 KB can hold.
+
+Prints one line per method and K: pooled word accuracy and CER without and with the adaptation, writers
+better / worse, and the learning time per writer.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+from inkrec_training import data, splits
+from inkrec_training.families.latin.evaluate_adaptation import tuning_writer
+from inkrec_training.features import model_features
+from inkrec_training.metrics import edit_distance
+from inkrec_training.model import load_exported
+from inkrec_training.paths import ROOT
+
+POOL = 50
+
+
+def tuning_writers(min_words: int = 60) -> dict:
+    by = collections.OrderedDict()
+    for it in data.load("words"):
+        if splits.is_validation_writer(it.writer) and tuning_writer(it.writer):
+            by.setdefault(it.writer, []).append(it)
+    return {w: items for w, items in by.items() if len(items) >= min_words}
+
+
+class Batch:
+    """Items as a padded feature batch with their CTC targets."""
+
+    def __init__(self, items, cfg, symbol):
+        feats = [torch.tensor(model_features(it.strokes, cfg["features"]), dtype=torch.float32) for it in items]
+        self.lengths = torch.tensor([len(f) for f in feats])
+        self.x = nn.utils.rnn.pad_sequence(feats, batch_first=True)
+        self.labels = [it.label for it in items]
+        tg = [[symbol[c] for c in it.label if c in symbol] for it in items]
+        self.target_lengths = torch.tensor([len(t) for t in tg])
+        self.targets = torch.tensor([s for t in tg for s in t], dtype=torch.long)
+
+
+def greedy(log_probs, lengths, labels) -> list[str]:
+    out = []
+    best = log_probs.argmax(-1)
+    for b in range(best.shape[0]):
+        prev, s = 0, []
+        for c in best[b, : int(lengths[b])].tolist():
+            if c != prev and c != 0:
+                s.append(labels[c - 1])
+            prev = c
+        out.append("".join(s))
+    return out
+
+
+class Adapted(nn.Module):
+    """The shipped network with a method's trainable changes."""
+
+    def __init__(self, net, method: str, rank: int = 8):
+        super().__init__()
+        self.net, self.method = net, method
+        for p in net.parameters():
+            p.requires_grad_(False)
+        self.start = {k: v.detach().clone() for k, v in net.state_dict().items()}
+        H = net.head.in_features
+        C = net.head.out_features
+        g = torch.Generator().manual_seed(0)
+        if method in ("head", "lora3"):
+            self.A = nn.Parameter(torch.randn(rank, H, generator=g) * 0.01)
+            self.B = nn.Parameter(torch.zeros(C, rank))
+            self.d = nn.Parameter(torch.zeros(C))
+        if method == "lora3":
+            last = net.lstms[-1]
+            self.lora = nn.ParameterDict()
+            for sfx in ("", "_reverse"):
+                w = getattr(last, f"weight_ih_l0{sfx}")
+                self.lora["A" + sfx] = nn.Parameter(torch.randn(rank, w.shape[1], generator=g) * 0.01)
+                self.lora["B" + sfx] = nn.Parameter(torch.zeros(w.shape[0], rank))
+        if method == "loraall":
+            self.A = nn.Parameter(torch.randn(rank, H, generator=g) * 0.01)
+            self.B = nn.Parameter(torch.zeros(C, rank))
+            self.d = nn.Parameter(torch.zeros(C))
+            self.lora = nn.ParameterDict()
+            for l, lstm in enumerate(net.lstms):
+                for kind in ("ih", "hh"):
+                    for sfx in ("", "_reverse"):
+                        w = getattr(lstm, f"weight_{kind}_l0{sfx}")
+                        key = f"{l}{kind}{sfx}"
+                        self.lora["A" + key] = nn.Parameter(torch.randn(rank, w.shape[1], generator=g) * 0.01)
+                        self.lora["B" + key] = nn.Parameter(torch.zeros(w.shape[0], rank))
+        if method == "input":
+            self.M = nn.Parameter(torch.eye(net.input_dim))
+            self.m = nn.Parameter(torch.zeros(net.input_dim))
+        if method == "last":
+            for p in list(net.lstms[-1].parameters()) + list(net.head.parameters()):
+                p.requires_grad_(True)
+        if method == "all":
+            for p in net.parameters():
+                p.requires_grad_(True)
+
+    def forward(self, x, lengths):
+        net = self.net
+        if self.method == "input":
+            x = x @ self.M.T + self.m
+        h, lengths = self.features(x, lengths)
+        logits = net.head(h)
+        if self.method in ("head", "lora3", "loraall"):
+            logits = logits + h @ (self.B @ self.A).T + self.d
+        return torch.log_softmax(logits, -1), lengths
+
+    def features(self, x, lengths):
+        """The head's input (B, T', 2H·k) and lengths, the LSTM weights changed as the method says."""
+        net = self.net
+
+        def run(l, lstm, packed):
+            if self.method == "lora3" and l == len(net.lstms) - 1:
+                kinds = ("ih",)
+            elif self.method == "loraall":
+                kinds = ("ih", "hh")
+            else:
+                return lstm(packed)
+            w = {f"weight_{kind}_l0{sfx}": getattr(lstm, f"weight_{kind}_l0{sfx}")
+                 + self.lora[f"B{self._key(l, kind, sfx)}"] @ self.lora[f"A{self._key(l, kind, sfx)}"]
+                 for kind in kinds for sfx in ("", "_reverse")}
+            return torch.func.functional_call(lstm, w, (packed,))
+
+        return net.encode(x, lengths, run)
+
+    def _key(self, l: int, kind: str, sfx: str) -> str:
+        return sfx if self.method == "lora3" else f"{l}{kind}{sfx}"
+
+    def penalty(self) -> torch.Tensor:
+        if self.method == "head":
+            return (self.B @ self.A).pow(2).sum() + self.d.pow(2).sum()
+        if self.method == "lora3":
+            p = (self.B @ self.A).pow(2).sum() + self.d.pow(2).sum()
+            for sfx in ("", "_reverse"):
+                p = p + (self.lora["B" + sfx] @ self.lora["A" + sfx]).pow(2).sum()
+            return p
+        if self.method == "loraall":
+            p = (self.B @ self.A).pow(2).sum() + self.d.pow(2).sum()
+            for key in self.lora:
+                if key.startswith("A"):
+                    p = p + (self.lora["B" + key[1:]] @ self.lora[key]).pow(2).sum()
+            return p
+        if self.method == "input":
+            return (self.M - torch.eye(self.M.shape[0])).pow(2).sum() + self.m.pow(2).sum()
+        total = torch.zeros(())
+        for k, p in self.net.named_parameters():
+            if p.requires_grad:
+                total = total + (p - self.start[k]).pow(2).sum()
+        return total
+
+
+def learn(model: Adapted, batch: Batch, steps: int, lr: float, weight: float) -> None:
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.Adam(params, lr=lr)
+    ctc = nn.CTCLoss(blank=0, reduction="mean", zero_infinity=True)
+    model.net.train(False)
+    for _ in range(steps):
+        opt.zero_grad()
+        lp, lens = model(batch.x, batch.lengths)
+        loss = ctc(lp.transpose(0, 1), batch.targets, lens, batch.target_lengths) + weight * model.penalty()
+        loss.backward()
+        opt.step()
+
+
+def score(hyps, labels) -> tuple[int, int, int]:
+    return (sum(h == l for h, l in zip(hyps, labels)), sum(edit_distance(h, l) for h, l in zip(hyps, labels)),
+            sum(len(l) for l in labels))
+
+
+SETTINGS = {  # method: (steps, lr, penalty weight)
+    "head": (50, 0.03, 0.3),
+    "last": (30, 3e-3, 1.0),
+    "all": (30, 2e-3, 1.0),
+    "input": (50, 0.01, 0.1),
+    "lora3": (50, 0.01, 0.3),
+    "loraall": (40, 0.01, 0.1),
+}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
+    ap.add_argument("--methods", default="head,last,all,input,lora3")
+    ap.add_argument("--ks", default="50")
+    ap.add_argument("--set", action="append", default=[],
+                    help="METHOD:STEPS:LR:WEIGHT overrides a method's settings (repeatable)")
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    for s in args.set:
+        m, steps, lr, w = s.split(":")
+        SETTINGS[m] = (int(steps), float(lr), float(w))
+    net, cfg = load_exported(args.model)
+    net.eval()
+    labels = cfg["labels"]
+    symbol = {c: i + 1 for i, c in enumerate(labels)}
+    writers = tuning_writers()
+    print(f"{len(writers)} tuning writers: " + ", ".join(f"{w} ({len(v)})" for w, v in writers.items()), flush=True)
+    tests = {w: Batch(items[POOL:], cfg, symbol) for w, items in writers.items()}
+    base = {}
+    with torch.no_grad():
+        for w, b in tests.items():
+            lp, lens = net(b.x, b.lengths)
+            base[w] = score(greedy(lp, lens, labels), b.labels)
+    ok, errs, chars = (sum(v[i] for v in base.values()) for i in range(3))
+    n = sum(len(b.labels) for b in tests.values())
+    print(f"without: words {100 * ok / n:.2f}% CER {100 * errs / chars:.2f}% ({n} words)", flush=True)
+    for K in (int(k) for k in args.ks.split(",")):
+        for method in args.methods.split(","):
+            steps, lr, weight = SETTINGS[method]
+            tot = [0, 0, 0]
+            better = worse = 0
+            seconds = []
+            for w, items in writers.items():
+                net, _ = load_exported(args.model)
+                net.eval()
+                model = Adapted(net, method)
+                t = time.time()
+                learn(model, Batch(items[:K], cfg, symbol), steps, lr, weight)
+                seconds.append(time.time() - t)
+                with torch.no_grad():
+                    lp, lens = model(tests[w].x, tests[w].lengths)
+                s = score(greedy(lp, lens, labels), tests[w].labels)
+                better += s[0] > base[w][0]
+                worse += s[0] < base[w][0]
+                tot = [a + b for a, b in zip(tot, s)]
+            print(f"K={K} {method} ({steps} steps, lr {lr}, penalty {weight}): words {100 * tot[0] / n:.2f}% "
+                  f"(WER {100 * (1 - tot[0] / n):.2f} vs {100 * (1 - ok / n):.2f}: "
+                  f"{100 * ((1 - tot[0] / n) / (1 - ok / n) - 1):+.1f}%) CER {100 * tot[1] / tot[2]:.2f}% "
+                  f"better/worse {better}/{worse}, {np.median(seconds):.1f} s a writer", flush=True)
+
+
+if __name__ == "__main__":
+    main()

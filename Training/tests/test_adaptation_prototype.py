@@ -1,0 +1,46 @@
+"""The writer-adaptation prototype (issue 41): each method starts as the shipped network and adapts only its own part."""
+import torch
+
+from inkrec_training.families.latin.adaptation_prototype import Adapted, learn
+from inkrec_training.model import InkRecNet
+
+
+class _Batch:
+    def __init__(self):
+        g = torch.Generator().manual_seed(1)
+        self.x = torch.randn(3, 9, 4, generator=g)
+        self.lengths = torch.tensor([9, 7, 5])
+        self.targets = torch.tensor([1, 2, 3, 2, 4, 1])
+        self.target_lengths = torch.tensor([2, 2, 2])
+
+
+def _net():
+    torch.manual_seed(0)
+    net = InkRecNet(4, 8, 2, 6, reduce_after=1)
+    net.eval()
+    return net
+
+
+def test_every_method_starts_as_the_network():
+    b = _Batch()
+    with torch.no_grad():
+        want, _ = _net()(b.x, b.lengths)
+    for method in ("head", "input", "last", "all", "lora3", "loraall"):
+        with torch.no_grad():
+            got, lens = Adapted(_net(), method, rank=2)(b.x, b.lengths)
+        assert torch.allclose(got, want, atol=1e-6), method
+        assert lens.tolist() == [5, 4, 3]
+
+
+def test_learning_changes_only_the_methods_part():
+    b = _Batch()
+    for method, changed in (("head", set()), ("lora3", set()), ("last", {"lstms.1.", "head."}), ("all", {""})):
+        net = _net()
+        start = {k: v.clone() for k, v in net.state_dict().items()}
+        model = Adapted(net, method, rank=2)
+        before = model.penalty().item()
+        learn(model, b, steps=3, lr=0.05, weight=0.1)
+        assert model.penalty().item() > before, method  # it moved away from the shipped network
+        for k, v in net.state_dict().items():
+            moved = not torch.equal(v, start[k])
+            assert moved == any(k.startswith(p) for p in changed), (method, k)
