@@ -145,6 +145,43 @@ struct BeamThresholdTests {
         #expect(changedCount > 100, "a threshold of 0.5 nats should prune most cases; pruned \(changedCount) of 200")
     }
 
+    /// ``TableBigramModel`` counting its lookups.
+    final class Lookups: @unchecked Sendable { var count = 0 }
+    struct CountingModel: LanguageModel {
+        let model: TableBigramModel
+        let lookups: Lookups
+        func startState(preContext: [Int]) -> Int { model.startState(preContext: preContext) }
+        func score(_ symbol: Int, after state: Int) -> (logProbability: Float, next: Int) {
+            lookups.count += 1
+            return model.score(symbol, after: state)
+        }
+    }
+
+    @Test("skipping the prefixes the threshold's cut drops, before the LM scores them, changes no hypothesis and saves lookups")
+    func skipBelowThreshold() {
+        var savedCases = 0, lookupsOn = 0, lookupsOff = 0
+        for seed in 0..<300 as Range<UInt64> {
+            let (lp, table) = Self.randomCase(seed)
+            for (threshold, keep, width) in [(0.5, 1, 4), (2, 3, 16), (5, 10, 16), (12, 3, 8)] as [(Float, Int, Int)] {
+                var search = CTCPrefixBeamSearch(beamWidth: width, lmWeight: 0.8, insertionBonus: 0.5)
+                search.beamThreshold = threshold
+                var reference = search
+                reference.skipsBelowThreshold = false
+                let on = Lookups(), off = Lookups()
+                let got = search.decode(lp, languageModel: CountingModel(model: table, lookups: on), maxResults: width, keepAtLeast: keep)
+                let want = reference.decode(lp, languageModel: CountingModel(model: table, lookups: off), maxResults: width, keepAtLeast: keep)
+                #expect(got == want, "seed \(seed), threshold \(threshold), keep \(keep)")
+                // (A skipped prefix leaves the beam less full, so that a later one is now and then scored
+                // where a full beam's bound would have passed it over: a lookup more in a few cases.)
+                if on.count < off.count { savedCases += 1 }
+                lookupsOn += on.count
+                lookupsOff += off.count
+            }
+        }
+        #expect(savedCases > 100, "the skip saved lookups in \(savedCases) of 1,200 cases")
+        #expect(lookupsOn < lookupsOff * 9 / 10, "\(lookupsOn) lookups against \(lookupsOff)")
+    }
+
     @Test("a model's beamThreshold reaches the search; recognizer options override it; a non-positive one is refused")
     func settings() throws {
         var options = DigitalInkRecognizerOptions(modelDirectory: shippedModelDirectory)

@@ -36,6 +36,11 @@ import Foundation
     /// `symbolLogProbabilityFloor` (`Int.max`: all of them). A frame where the network is unsure of
     /// everything otherwise extends every beam by hundreds of classes.
     public var symbolsPerFrame: Int = .max
+    /// Whether the selection of a frame's beams skips a prefix that the threshold's cut is bound to drop
+    /// (below the best so far by more than `beamThreshold`, with `keepAtLeast` better ones already
+    /// chosen) before scoring it with the LM. The same beams either way (`BeamThresholdTests` compares
+    /// both); false only to check that. Internal.
+    var skipsBelowThreshold = true
 
     /// Whether the per-frame scan for the symbols above the floor runs in AVX-512 (the same indices).
     static let vectorScan = ink_kernels_avx512_available() != 0
@@ -96,6 +101,7 @@ import Foundation
         // No threshold with a vocabulary: its bonus is taken back from words left incomplete at the end,
         // so ranks during the search are not the final scores.
         let threshold = vocabulary == nil ? beamThreshold : .infinity
+        let skip = skipsBelowThreshold && threshold < .infinity
         var blankRanks: [Float] = []
         var next = _NextBeams()
         var top: [(node: Int, pb: Float, pnb: Float, rank: Float)] = []
@@ -235,10 +241,19 @@ import Foundation
                 if top.count == width, let worst = top.last, !(r > worst.rank || (r == worst.rank && node < worst.node)) {
                     continue  // (for a node not yet scored by the LM, r is an upper bound of its rank)
                 }
+                // Below the best so far by more than the threshold, with `keep` strictly better ones already
+                // in: the threshold's cut below drops it whatever comes after (the best only rises, and those
+                // `keep`, or better ones, stay ahead of it), so it is neither scored nor inserted.
+                if skip, top.count >= keep, r < top[0].rank - threshold, top[keep - 1].rank > r {
+                    continue
+                }
                 if !trie.lmReady[node] {  // a new prefix that may enter the beam: score it now
                     trie.scoreLM(node, languageModel)
                     r = trie.rank(node, pb: pb, pnb: pnb, lmWeight: lmWeight, insertionBonus: insertionBonus)
                     if top.count == width, let worst = top.last, !(r > worst.rank || (r == worst.rank && node < worst.node)) {
+                        continue
+                    }
+                    if skip, top.count >= keep, r < top[0].rank - threshold, top[keep - 1].rank > r {
                         continue
                     }
                 }
