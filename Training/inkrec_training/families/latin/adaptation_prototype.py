@@ -34,7 +34,7 @@ import torch.nn as nn
 from inkrec_training import data, splits
 from inkrec_training.families.latin.evaluate_adaptation import tuning_writer
 from inkrec_training.features import model_features
-from inkrec_training.metrics import edit_distance
+from inkrec_training.metrics import edit_distance, greedy_ids
 from inkrec_training.model import load_exported
 from inkrec_training.paths import ROOT
 
@@ -63,16 +63,8 @@ class Batch:
 
 
 def greedy(log_probs, lengths, labels) -> list[str]:
-    out = []
-    best = log_probs.argmax(-1)
-    for b in range(best.shape[0]):
-        prev, s = 0, []
-        for c in best[b, : int(lengths[b])].tolist():
-            if c != prev and c != 0:
-                s.append(labels[c - 1])
-            prev = c
-        out.append("".join(s))
-    return out
+    return ["".join(labels[c - 1] for c in greedy_ids(log_probs[b, : int(lengths[b])].numpy()))
+            for b in range(log_probs.shape[0])]
 
 
 class Adapted(nn.Module):
@@ -87,29 +79,20 @@ class Adapted(nn.Module):
         H = net.head.in_features
         C = net.head.out_features
         g = torch.Generator().manual_seed(0)
-        if method in ("head", "lora3"):
+        if method in ("head", "lora3", "loraall"):
             self.A = nn.Parameter(torch.randn(rank, H, generator=g) * 0.01)
             self.B = nn.Parameter(torch.zeros(C, rank))
             self.d = nn.Parameter(torch.zeros(C))
-        if method == "lora3":
-            last = net.lstms[-1]
-            self.lora = nn.ParameterDict()
+        # The LSTM weights with a rank-`rank` change beside them: (layer, "ih" or "hh"), both directions each.
+        last = len(net.lstms) - 1
+        self.lora_weights = {"lora3": [(last, "ih")],
+                             "loraall": [(l, k) for l in range(len(net.lstms)) for k in ("ih", "hh")]}.get(method, [])
+        self.lora = nn.ParameterDict()
+        for l, kind in self.lora_weights:
             for sfx in ("", "_reverse"):
-                w = getattr(last, f"weight_ih_l0{sfx}")
-                self.lora["A" + sfx] = nn.Parameter(torch.randn(rank, w.shape[1], generator=g) * 0.01)
-                self.lora["B" + sfx] = nn.Parameter(torch.zeros(w.shape[0], rank))
-        if method == "loraall":
-            self.A = nn.Parameter(torch.randn(rank, H, generator=g) * 0.01)
-            self.B = nn.Parameter(torch.zeros(C, rank))
-            self.d = nn.Parameter(torch.zeros(C))
-            self.lora = nn.ParameterDict()
-            for l, lstm in enumerate(net.lstms):
-                for kind in ("ih", "hh"):
-                    for sfx in ("", "_reverse"):
-                        w = getattr(lstm, f"weight_{kind}_l0{sfx}")
-                        key = f"{l}{kind}{sfx}"
-                        self.lora["A" + key] = nn.Parameter(torch.randn(rank, w.shape[1], generator=g) * 0.01)
-                        self.lora["B" + key] = nn.Parameter(torch.zeros(w.shape[0], rank))
+                w = getattr(net.lstms[l], f"weight_{kind}_l0{sfx}")
+                self.lora[f"A{l}{kind}{sfx}"] = nn.Parameter(torch.randn(rank, w.shape[1], generator=g) * 0.01)
+                self.lora[f"B{l}{kind}{sfx}"] = nn.Parameter(torch.zeros(w.shape[0], rank))
         if method == "input":
             self.M = nn.Parameter(torch.eye(net.input_dim))
             self.m = nn.Parameter(torch.zeros(net.input_dim))
@@ -135,31 +118,18 @@ class Adapted(nn.Module):
         net = self.net
 
         def run(l, lstm, packed):
-            if self.method == "lora3" and l == len(net.lstms) - 1:
-                kinds = ("ih",)
-            elif self.method == "loraall":
-                kinds = ("ih", "hh")
-            else:
+            kinds = [k for m, k in self.lora_weights if m == l]
+            if not kinds:
                 return lstm(packed)
             w = {f"weight_{kind}_l0{sfx}": getattr(lstm, f"weight_{kind}_l0{sfx}")
-                 + self.lora[f"B{self._key(l, kind, sfx)}"] @ self.lora[f"A{self._key(l, kind, sfx)}"]
+                 + self.lora[f"B{l}{kind}{sfx}"] @ self.lora[f"A{l}{kind}{sfx}"]
                  for kind in kinds for sfx in ("", "_reverse")}
             return torch.func.functional_call(lstm, w, (packed,))
 
         return net.encode(x, lengths, run)
 
-    def _key(self, l: int, kind: str, sfx: str) -> str:
-        return sfx if self.method == "lora3" else f"{l}{kind}{sfx}"
-
     def penalty(self) -> torch.Tensor:
-        if self.method == "head":
-            return (self.B @ self.A).pow(2).sum() + self.d.pow(2).sum()
-        if self.method == "lora3":
-            p = (self.B @ self.A).pow(2).sum() + self.d.pow(2).sum()
-            for sfx in ("", "_reverse"):
-                p = p + (self.lora["B" + sfx] @ self.lora["A" + sfx]).pow(2).sum()
-            return p
-        if self.method == "loraall":
+        if self.method in ("head", "lora3", "loraall"):
             p = (self.B @ self.A).pow(2).sum() + self.d.pow(2).sum()
             for key in self.lora:
                 if key.startswith("A"):

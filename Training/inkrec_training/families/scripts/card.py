@@ -183,32 +183,33 @@ def _indic_network(charset_name: str, script: str, code: str, added: str, order:
                          training_note or note, f"the traced {font} syllables (as in training)", why)
 
 
+def _trained_on(spec: ScriptNetwork, more: str) -> ScriptNetwork:
+    """``spec`` whose training note goes on with ``more`` where it said its weights were exported."""
+    note = spec.training_note.replace("; the moving average of the weights exported.", more)
+    assert note != spec.training_note
+    return dataclasses.replace(spec, training_note=note)
+
+
 def _continued_on_gpu(spec: ScriptNetwork, name: str, steps: int, minutes: float, beside: str) -> ScriptNetwork:
     """``spec`` whose 1.0.0 network was trained on, in one short call on a lent GPU machine
     (``gpu_once.sh scripts`` with NAME:CHARSET:LANGS:INIT), into the shipped one."""
-    note = spec.training_note.replace(
-        "; the moving average of the weights exported.",
+    return _trained_on(spec,
         f" (1.0.0). Then trained on from those\n  weights in one call on a lent NVIDIA H200 GPU beside the {beside} run: "
         f"{minutes:.1f} minutes, {steps:,} batches of\n  20,000 feature frames, the same mix (`Training/gpu/gpu_once.sh "
         f"scripts 245 \"{name}:{spec.charset}:{spec.languages[0]}:<1.0.0\n  weights> …\" --mix-scripts 0.6 "
         "--warmup-steps 0 --lr 1e-3 --warp 0.5 --frames 20000 --replay 2\n  --checkpoint-minutes 1.5`); the moving "
         "average of the weights exported (1.1.0).")
-    assert note != spec.training_note
-    return dataclasses.replace(spec, training_note=note)
 
 
 def _embedded_on_cpu(spec: ScriptNetwork, net: str, steps: int, beside: str) -> ScriptNetwork:
     """``spec`` whose 1.0.0 network was trained on for 65 minutes on one core with numbers and Latin words inside
     a share of its right-to-left lines (``latin train --embedded-share``), into the shipped 1.1.0 one."""
-    note = spec.training_note.replace(
-        "; the moving average of the weights exported.",
+    return _trained_on(spec,
         " (1.0.0). Then trained on from those\n  weights for 65 minutes more "
         f"({steps:,} steps) on one core beside the {beside} run, the same mix with a number or a Latin\n  word "
         "written left to right inside 30% of the generated lines (`latin train --init-from\n  "
         f"Models/{net}/weights.safetensors --minutes 65 --warmup-steps 0 --lr 6e-4 --warp 0.5 --threads 1\n  "
         "--workers 1 --embedded-share 0.3`); the moving average of the weights exported (1.1.0).")
-    assert note != spec.training_note
-    return dataclasses.replace(spec, training_note=note)
 
 
 HEBREW = _embedded_on_cpu(HEBREW, "hebr-bilstm96x3", 3233, "Arabic")
