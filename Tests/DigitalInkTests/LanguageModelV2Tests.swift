@@ -111,6 +111,39 @@ struct LanguageModelV2Tests {
         }
     }
 
+    @Test("a lookup with its state's shared backoff weights is the plain lookup, bit for bit (the decoder's path)")
+    func sharedBackoffLookup() throws {
+        var models: [(String, CharacterNgramModel)] = [("lm-small.bin", try CharacterNgramModel(contentsOf: Fixtures.url("lm-small.bin")))]
+        for language in ["en-US", "bn", "th", "ja"] {
+            models.append((language, try CharacterNgramModel(contentsOf: Fixtures.modelsDirectory.appendingPathComponent("\(language)/lm.bin"))))
+        }
+        var rng = SystemRandomNumberGenerator()
+        for (name, lm) in models {
+            var compared = 0, deep = 0
+            for walk in 0..<30 {
+                var state = lm.startState(preContext: [])
+                for _ in 0..<25 {
+                    let shared = lm.shared(in: state)
+                    // Every symbol after this state (unknown ones included), as the decoder scores siblings.
+                    var next: CharacterNgramModel.State?
+                    for symbol in stride(from: 0, through: lm.symbolCount, by: max(1, lm.symbolCount / 97)) {
+                        let plain = lm.score(symbol, after: state)
+                        let fast = lm.score(symbol, after: state, shared: shared)
+                        #expect(fast.logProbability.bitPattern == plain.logProbability.bitPattern, "\(name) symbol \(symbol)")
+                        #expect(fast.next == plain.next, "\(name) symbol \(symbol)")
+                        compared += 1
+                        if next == nil || Bool.random(using: &rng) && plain.logProbability > -6 { next = plain.next }
+                    }
+                    // Half the walks follow likely symbols, so that long contexts are stored.
+                    state = walk % 2 == 0 ? next! : lm.score(Int.random(in: 1..<lm.symbolCount, using: &rng), after: state).next
+                    if state.context >= 2 { deep += 1 }
+                }
+            }
+            #expect(compared > 30 * 25 * 90, "\(name)")
+            #expect(deep > 0, "\(name): no state with a stored context of 2 symbols")
+        }
+    }
+
     @Test("the shipped LMs have the prefix property, and lookups that skip unstored contexts give the full search's values")
     func prefixPropertyFastPath() throws {
         for language in ["en-US", "de", "pl", "tr"] {

@@ -91,8 +91,8 @@ import Foundation
         precondition(C < 1 << 20, "at most 2^20 classes")
         // (No local functions that capture mutable state, and no copies of the trie or the language
         // model per step: exclusivity checks and retain/release cost more than the search itself.)
-        var trie = _PrefixTrie<LM.State>(rootState: languageModel?.startState(preContext: preContext), vocabulary: vocabulary,
-                                         lazyLM: lmWeight >= 0)
+        var trie = _PrefixTrie<LM.State, LM.Shared>(rootState: languageModel?.startState(preContext: preContext), vocabulary: vocabulary,
+                                         lazyLM: lmWeight >= 0, expectedNodes: logProbs.rows * 192)
 
         var beams: [(node: Int, pb: Float, pnb: Float)] = [(0, 0, -.infinity)]
         if let s = leadingSymbol { beams.append((trie.child(0, s, languageModel, leading: true), 0, -.infinity)) }
@@ -198,7 +198,7 @@ import Foundation
             }
             if floor > -.infinity {
                 for beam in beams {
-                    let p = Int(trie.parent[beam.node])
+                    let p = trie.parent(beam.node)
                     if p >= 0 {
                         while hasBeamChild.count <= p { hasBeamChild.append(-1) }
                         hasBeamChild[p] = t
@@ -208,9 +208,9 @@ import Foundation
             for beam in beams {
                 let total = _logAddExp(beam.pb, beam.pnb)
                 next.add(beam.node, frame: t, pb: total + lpBlank)
-                let last = Int(trie.symbol[beam.node])
-                let parentLM = lmWeight * trie.lmLogProb[beam.node]
-                let childBonus = insertionBonus * Float(trie.length[beam.node] + 1)
+                let last = trie.symbol(beam.node)
+                let parentLM = lmWeight * trie.lmLogProb(beam.node)
+                let childBonus = insertionBonus * Float(trie.length(beam.node) + 1)
                 let prunable = floor > -.infinity && (beam.node >= hasBeamChild.count || hasBeamChild[beam.node] != t)
                 for c in candidates {
                     let lp = values[row + c]
@@ -235,8 +235,8 @@ import Foundation
             // strongest) first, then the new ones, so that the bound prunes most of those before a lookup.
             // (The selection is a total order, so the order of the passes does not change it.)
             for pass in 0..<2 {
-            for node in next.touched where trie.lmReady[node] == (pass == 0) {
-                let pb = next.pb[node], pnb = next.pnb[node]
+            for node in next.touched where trie.lmReady(node) == (pass == 0) {
+                let pb = next.pb(node), pnb = next.pnb(node)
                 var r = trie.rank(node, pb: pb, pnb: pnb, lmWeight: lmWeight, insertionBonus: insertionBonus)
                 if top.count == width, let worst = top.last, !(r > worst.rank || (r == worst.rank && node < worst.node)) {
                     continue  // (for a node not yet scored by the LM, r is an upper bound of its rank)
@@ -247,7 +247,7 @@ import Foundation
                 if skip, top.count >= keep, r < top[0].rank - threshold, top[keep - 1].rank > r {
                     continue
                 }
-                if !trie.lmReady[node] {  // a new prefix that may enter the beam: score it now
+                if !trie.lmReady(node) {  // a new prefix that may enter the beam: score it now
                     trie.scoreLM(node, languageModel)
                     r = trie.rank(node, pb: pb, pnb: pnb, lmWeight: lmWeight, insertionBonus: insertionBonus)
                     if top.count == width, let worst = top.last, !(r > worst.rank || (r == worst.rank && node < worst.node)) {
@@ -278,7 +278,7 @@ import Foundation
                 guard let kept = walk.final(trie.vocab[beam.node]) else { continue }
                 score += kept - trie.vocabBonus[beam.node]
             }
-            if !postContext.isEmpty, let lm = languageModel, var state = trie.lmState[beam.node] {
+            if !postContext.isEmpty, let lm = languageModel, var state = trie.lmState(beam.node) {
                 var lp: Float = 0
                 for s in postContext {
                     let r = lm.score(s, after: state)
@@ -286,7 +286,7 @@ import Foundation
                     state = r.next
                 }
                 score += lmWeight * lp
-            } else if let end = endSymbol, endWeight != 0, let lm = languageModel, let state = trie.lmState[beam.node] {
+            } else if let end = endSymbol, endWeight != 0, let lm = languageModel, let state = trie.lmState(beam.node) {
                 score += endWeight * lm.score(end, after: state).logProbability
             }
             results.append(Hypothesis(symbols: trie.symbols(of: beam.node), score: score))
@@ -303,49 +303,76 @@ import Foundation
 /// own (a symbol's log-probability is at most 0, and is clamped so), and so a rank that bounds its true
 /// rank from above. The search scores only the prefixes whose bound could still enter the beam; most
 /// extensions fall short and never cost a lookup. The beams are the same as with eager scoring.
-struct _PrefixTrie<State> {
-    // 32-bit node fields: a long line makes tens of thousands of prefixes.
-    var parent: [Int32] = [-1]
-    var symbol: [Int32] = [-1]
-    var length: [Int32] = [0]
-    var lmLogProb: [Float] = [0]
-    var lmState: [State?]
-    /// Whether the node's LM log-probability and state are computed (always, without `lazyLM`).
-    var lmReady: [Bool] = [true]
+struct _PrefixTrie<State, Shared> {
+    /// One prefix: its parent node, last symbol and length (32-bit: a long line makes tens of thousands of
+    /// prefixes), its LM log-probability and state, and whether those are computed (always, without `lazyLM`).
+    /// (One array of nodes: one append per new prefix, where parallel arrays took six.)
+    struct Node {
+        var parent: Int32
+        var symbol: Int32
+        var length: Int32
+        var lmReady: Bool
+        /// Where the LM's ``LanguageModel/Shared`` part of this prefix's lookups is kept in `shared` (−1: not
+        /// computed; it is, once, when the first child is scored lazily).
+        var sharedIndex: Int32 = -1
+        var lmLogProb: Float
+        var lmState: State?
+    }
+    var nodes: [Node]
+    var shared: [Shared] = []
     let lazyLM: Bool
     /// The vocabulary's state and rank bonus of each node (kept only with a vocabulary).
     let vocabulary: _VocabularyWalk?
     var vocab: [_VocabularyState] = [_VocabularyState()]
     var vocabBonus: [Float] = [0]
-    /// Children by `node << 20 | symbol` (-1: not allowed by a strict vocabulary): open addressing, linear probing, at most half full
-    /// (faster than a Dictionary, whose hashing dominated the search).
-    var slotKeys = [Int](repeating: -1, count: 1024)
-    var slotNodes = [Int32](repeating: 0, count: 1024)
+    /// Children by `node << 20 | symbol` (-1: not allowed by a strict vocabulary): open addressing, linear probing, at most
+    /// three quarters full (faster than a Dictionary, whose hashing dominated the search).
+    var slotKeys: [Int]
+    var slotNodes: [Int32]
     var slotsUsed = 0
 
-    init(rootState: State?, vocabulary: _VocabularyWalk? = nil, lazyLM: Bool = false) {
-        lmState = [rootState]
+    /// `expectedNodes`: how many prefixes the search is likely to make (it sizes the table of children, which
+    /// otherwise grows by doubling: a long ink's rehashing was a tenth of its search).
+    init(rootState: State?, vocabulary: _VocabularyWalk? = nil, lazyLM: Bool = false, expectedNodes: Int = 0) {
+        nodes = [Node(parent: -1, symbol: -1, length: 0, lmReady: true, lmLogProb: 0, lmState: rootState)]
+        let wanted = min(max(expectedNodes, 768), 1 << 16) * 4 / 3  // (a table 3/4 full at that many)
+        let size = 1 << (Int.bitWidth - (wanted - 1).leadingZeroBitCount)
+        slotKeys = [Int](repeating: -1, count: size)
+        slotNodes = [Int32](repeating: 0, count: size)
+        nodes.reserveCapacity(min(max(expectedNodes, 1024), 1 << 16))
         self.vocabulary = vocabulary
         self.lazyLM = lazyLM && rootState != nil
     }
 
+    @inline(__always) func parent(_ node: Int) -> Int { Int(nodes[node].parent) }
+    @inline(__always) func symbol(_ node: Int) -> Int { Int(nodes[node].symbol) }
+    @inline(__always) func lmReady(_ node: Int) -> Bool { nodes[node].lmReady }
+    @inline(__always) func lmLogProb(_ node: Int) -> Float { nodes[node].lmLogProb }
+    @inline(__always) func length(_ node: Int) -> Int { Int(nodes[node].length) }
+    @inline(__always) func lmState(_ node: Int) -> State? { nodes[node].lmState }
+
     /// Scores a node made lazily: its parent (a beam, so scored) gives the state.
     @inline(__always)
-    mutating func scoreLM<LM: LanguageModel>(_ node: Int, _ languageModel: LM?) where LM.State == State {
-        guard !lmReady[node] else { return }
-        let p = Int(parent[node])
-        if let state = lmState[p], let r = languageModel?.score(Int(symbol[node]), after: state) {
-            lmLogProb[node] = lmLogProb[p] + min(r.logProbability, 0)
-            lmState[node] = r.next
+    mutating func scoreLM<LM: LanguageModel>(_ node: Int, _ languageModel: LM?) where LM.State == State, LM.Shared == Shared {
+        guard !nodes[node].lmReady else { return }
+        let p = Int(nodes[node].parent)
+        if let state = nodes[p].lmState, let lm = languageModel {
+            if nodes[p].sharedIndex < 0 {  // the parent's first child scored: what its siblings' lookups share
+                nodes[p].sharedIndex = Int32(shared.count)
+                shared.append(lm.shared(in: state))
+            }
+            let r = lm.score(Int(nodes[node].symbol), after: state, shared: shared[Int(nodes[p].sharedIndex)])
+            nodes[node].lmLogProb = nodes[p].lmLogProb + min(r.logProbability, 0)
+            nodes[node].lmState = r.next
         }
-        lmReady[node] = true
+        nodes[node].lmReady = true
     }
 
     /// The node of prefix `node` + `s`, made (and scored by `languageModel`) if new; -1 when a strict
     /// vocabulary does not allow it. A `leading` symbol (the space after a pre-context) keeps the
     /// vocabulary's start state.
     @inline(__always)
-    mutating func child<LM: LanguageModel>(_ node: Int, _ s: Int, _ languageModel: LM?, leading: Bool = false) -> Int where LM.State == State {
+    mutating func child<LM: LanguageModel>(_ node: Int, _ s: Int, _ languageModel: LM?, leading: Bool = false) -> Int where LM.State == State, LM.Shared == Shared {
         let key = node << 20 | s
         var i = Self.slot(key, mask: slotKeys.count - 1)
         while slotKeys[i] != -1 {
@@ -366,12 +393,13 @@ struct _PrefixTrie<State> {
         var lp: Float = 0
         var st: State? = nil
         let lazy = lazyLM && !leading
-        if !lazy, let state = lmState[node], let r = languageModel?.score(s, after: state) {
+        if !lazy, let state = nodes[node].lmState, let r = languageModel?.score(s, after: state) {
             (lp, st) = (min(r.logProbability, 0), r.next)
         }
-        let id = parent.count
-        parent.append(Int32(node)); symbol.append(Int32(s)); length.append(length[node] + 1)
-        lmLogProb.append(lmLogProb[node] + lp); lmState.append(st); lmReady.append(!lazy)
+        let id = nodes.count
+        let p = nodes[node]
+        nodes.append(Node(parent: Int32(node), symbol: Int32(s), length: p.length + 1, lmReady: !lazy,
+                          lmLogProb: p.lmLogProb + lp, lmState: st))
         if let walk = vocabulary { vocab.append(vs); vocabBonus.append(walk.bonus(vs)) }
         insert(key, id, at: i)
         return id
@@ -382,7 +410,7 @@ struct _PrefixTrie<State> {
         slotKeys[i] = key
         slotNodes[i] = Int32(id)
         slotsUsed += 1
-        if 2 * slotsUsed > slotKeys.count { grow() }
+        if 4 * slotsUsed > 3 * slotKeys.count { grow() }
     }
 
     @inline(__always)
@@ -407,14 +435,14 @@ struct _PrefixTrie<State> {
     /// + the vocabulary's bonus.
     @inline(__always)
     func rank(_ node: Int, pb: Float, pnb: Float, lmWeight: Float, insertionBonus: Float) -> Float {
-        _logAddExp(pb, pnb) + lmWeight * lmLogProb[node] + insertionBonus * Float(length[node])
+        _logAddExp(pb, pnb) + lmWeight * nodes[node].lmLogProb + insertionBonus * Float(nodes[node].length)
             + (vocabulary == nil ? 0 : vocabBonus[node])
     }
 
     func symbols(of node: Int) -> [Int] {
         var out: [Int] = []
         var n = node
-        while n > 0 { out.append(Int(symbol[n])); n = Int(parent[n]) }
+        while n > 0 { out.append(Int(nodes[n].symbol)); n = Int(nodes[n].parent) }
         return out.reversed()
     }
 }
@@ -422,27 +450,32 @@ struct _PrefixTrie<State> {
 /// The beams of the next frame while they are collected: scores per trie node (grown with the trie) and
 /// the nodes touched in this frame, in order. Internal.
 struct _NextBeams {
-    var pb: [Float] = []
-    var pnb: [Float] = []
-    var stamp: [Int] = []  // the frame in which a node was last touched
+    /// A node's scores in the frame `stamp` (the frame in which it was last touched).
+    struct Entry {
+        var stamp: Int32
+        var pb: Float
+        var pnb: Float
+    }
+    var entries: [Entry] = []
     var touched: [Int] = []
+
+    @inline(__always) func pb(_ node: Int) -> Float { entries[node].pb }
+    @inline(__always) func pnb(_ node: Int) -> Float { entries[node].pnb }
 
     @inline(__always)
     mutating func add(_ node: Int, frame: Int, pb b: Float = -.infinity, pnb nb: Float = -.infinity) {
-        while stamp.count <= node {
-            stamp.append(-1)
-            pb.append(-.infinity)
-            pnb.append(-.infinity)
+        if entries.count <= node {  // grown with the trie, at least doubling
+            let n = max(node + 1, 2 * entries.count, 256) - entries.count
+            entries.append(contentsOf: repeatElement(Entry(stamp: -1, pb: -.infinity, pnb: -.infinity), count: n))
         }
-        if stamp[node] != frame {  // first time this frame
-            stamp[node] = frame
+        let f = Int32(truncatingIfNeeded: frame)
+        if entries[node].stamp != f {  // first time this frame
+            entries[node] = Entry(stamp: f, pb: b, pnb: nb)
             touched.append(node)
-            pb[node] = b
-            pnb[node] = nb
             return
         }
-        pb[node] = _logAddExp(pb[node], b)
-        pnb[node] = _logAddExp(pnb[node], nb)
+        entries[node].pb = _logAddExp(entries[node].pb, b)
+        entries[node].pnb = _logAddExp(entries[node].pnb, nb)
     }
 }
 

@@ -168,6 +168,52 @@ import Foundation
         return (logProbability(s, state), advance(state, s))
     }
 
+    /// What the lookups of every symbol after one state share: the orders they try (from `top` down) and,
+    /// per order n, the sum of the backoff weights of the longer contexts that were shortened before it
+    /// (`backoff[n − 1]`; `backoff[0]` also for a symbol without a unigram). The decoder scores several
+    /// symbols after each prefix: with these, a lookup only searches for its n-grams (about 3 of the 5
+    /// searches a lookup made with its contexts' weights).
+    public struct Shared: Sendable {
+        var top: Int
+        var backoff: SIMD8<Float>
+    }
+
+    public func shared(in state: State) -> Shared {
+        let top = hasPrefixProperty ? min(state.context, state.length, order - 1) + 1 : min(state.length, order - 1) + 1
+        var backoff = SIMD8<Float>()
+        var acc: Float = 0
+        var n = top
+        while n >= 1 {  // the additions of `logProbability(_:_:from:)`, in its order
+            backoff[n - 1] = acc
+            let ctxLen = n - 1
+            if ctxLen > 0 {
+                let ctx = state.packed & ((UInt64(1) << (bits * UInt64(ctxLen))) - 1)
+                if let j = find(ctx, order: ctxLen - 1) { acc += logBackoffs[ctxLen - 1][j] }
+            }
+            n -= 1
+        }
+        return Shared(top: top, backoff: backoff)
+    }
+
+    public func score(_ symbol: Int, after state: State, shared: Shared) -> (logProbability: Float, next: State) {
+        let s = lmSymbol(symbol)
+        guard s > 0 else { return (unknownLogProbability, State(packed: 0, length: 0)) }
+        var n = shared.top
+        var lp = shared.backoff[0] + unknownLogProbability, found = 0
+        while n >= 1 {
+            let ctxLen = n - 1
+            let ctx = ctxLen == 0 ? 0 : state.packed & ((UInt64(1) << (bits * UInt64(ctxLen))) - 1)
+            if let i = find((ctx << bits) | UInt64(s), order: n - 1) {
+                (lp, found) = (shared.backoff[n - 1] + logProbs[n - 1][i], n)
+                break
+            }
+            n -= 1
+        }
+        var next = advance(state, s)
+        if hasPrefixProperty { next.context = min(found, next.length) }
+        return (lp, next)
+    }
+
     /// The LM symbol of a class, or −1 when the model does not know it (BOS is never a class).
     @inline(__always)
     func lmSymbol(_ symbol: Int) -> Int {
@@ -208,20 +254,28 @@ import Foundation
     }
 
     /// The index of `key` among the keys of order index `o` (0 for unigrams), or nil: a binary search
-    /// inside the key's bucket.
+    /// inside the key's bucket, without branches on the comparisons (their outcomes are random, and a
+    /// mispredicted branch per step cost more than the memory reads; the same index).
     @inline(__always)
     func find(_ key: UInt64, order o: Int) -> Int? {
         let b = key >> shifts[o]
-        let s = starts[o]
-        guard b < UInt64(s.count - 1) else { return nil }
-        let a = keys[o]
-        let end = Int(s[Int(b) + 1])
-        var lo = Int(s[Int(b)]), hi = end
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if a[mid] < key { lo = mid + 1 } else { hi = mid }
+        return starts[o].withUnsafeBufferPointer { s -> Int? in
+            guard b < UInt64(s.count - 1) else { return nil }
+            let lo = Int(s[Int(b)]), end = Int(s[Int(b) + 1])
+            var n = end - lo
+            guard n > 0 else { return nil }
+            return keys[o].withUnsafeBufferPointer { a -> Int? in
+                // The first index in lo..<end whose key is not below `key` (or end − 1): halve the range
+                // [base, base + n) keeping it, by a conditional move.
+                var base = lo
+                while n > 1 {
+                    let half = n >> 1
+                    base = a[base + half - 1] < key ? base + half : base
+                    n -= half
+                }
+                return a[base] == key ? base : nil
+            }
         }
-        return lo < end && a[lo] == key ? lo : nil
     }
 }
 

@@ -17,6 +17,10 @@ and a penalty that keeps them near the shipped network:
 - ``loraall``: rank-8 changes to every LSTM weight (input and recurrent, both directions, every layer) and the
   head's rank 8: what a profile of at most 256 KB can hold.
 
+With ``--augment N``, each of the K words also comes as N distorted copies (``data.warp`` and ``data.augment``, as
+training draws them; fixed per writer), so that the steps see the writer's letters in more shapes than the K words
+have.
+
 Prints one line per method and K: pooled word accuracy and CER without and with the adaptation, writers
 better / worse, and the learning time per writer.
 """
@@ -24,8 +28,11 @@ from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import os
+import random
 import time
+import zlib
 
 import numpy as np
 import torch
@@ -60,6 +67,16 @@ class Batch:
         tg = [[symbol[c] for c in it.label if c in symbol] for it in items]
         self.target_lengths = torch.tensor([len(t) for t in tg])
         self.targets = torch.tensor([s for t in tg for s in t], dtype=torch.long)
+
+
+def augmented(items, copies: int, seed: int) -> list:
+    """``items`` and ``copies`` distorted copies of each (``data.warp`` then ``data.augment``), same labels."""
+    rng = random.Random(seed)
+    out = list(items)
+    for it in items:
+        for _ in range(copies):
+            out.append(dataclasses.replace(it, strokes=data.augment(data.warp(it.strokes, rng, share=1.0), rng)))
+    return out
 
 
 def greedy(log_probs, lengths, labels) -> list[str]:
@@ -180,6 +197,7 @@ def main(argv=None):
     ap.add_argument("--set", action="append", default=[],
                     help="METHOD:STEPS:LR:WEIGHT overrides a method's settings (repeatable)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--augment", type=int, default=0, help="distorted copies of each learned word")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     for s in args.set:
@@ -211,7 +229,7 @@ def main(argv=None):
                 net.eval()
                 model = Adapted(net, method)
                 t = time.time()
-                learn(model, Batch(items[:K], cfg, symbol), steps, lr, weight)
+                learn(model, Batch(augmented(items[:K], args.augment, zlib.crc32(w.encode())), cfg, symbol), steps, lr, weight)
                 seconds.append(time.time() - t)
                 with torch.no_grad():
                     lp, lens = model(tests[w].x, tests[w].lengths)
@@ -219,7 +237,7 @@ def main(argv=None):
                 better += s[0] > base[w][0]
                 worse += s[0] < base[w][0]
                 tot = [a + b for a, b in zip(tot, s)]
-            print(f"K={K} {method} ({steps} steps, lr {lr}, penalty {weight}): words {100 * tot[0] / n:.2f}% "
+            print(f"K={K} {method} ({steps} steps, lr {lr}, penalty {weight}, augment {args.augment}): words {100 * tot[0] / n:.2f}% "
                   f"(WER {100 * (1 - tot[0] / n):.2f} vs {100 * (1 - ok / n):.2f}: "
                   f"{100 * ((1 - tot[0] / n) / (1 - ok / n) - 1):+.1f}%) CER {100 * tot[1] / tot[2]:.2f}% "
                   f"better/worse {better}/{worse}, {np.median(seconds):.1f} s a writer", flush=True)
