@@ -44,3 +44,35 @@ def test_learning_changes_only_the_methods_part():
         for k, v in net.state_dict().items():
             moved = not torch.equal(v, start[k])
             assert moved == any(k.startswith(p) for p in changed), (method, k)
+
+
+def test_the_folded_weights_compute_what_the_adapted_network_computes():
+    """``adapted_state`` (what ``--engine`` quantizes and reads through inkrec) is the method's network: W + B·A
+    beside each adapted weight, the head's change and bias folded in."""
+    from inkrec_training.families.latin.adaptation_prototype import adapted_state
+    b = _Batch()
+    for method in ("head", "lora3", "loraall", "last"):
+        model = Adapted(_net(), method, rank=2)
+        learn(model, b, steps=3, lr=0.05, weight=0.1)
+        with torch.no_grad():
+            want, _ = model(b.x, b.lengths)
+            plain = _net()
+            plain.load_state_dict(adapted_state(model))
+            got, _ = plain(b.x, b.lengths)
+        assert torch.allclose(got, want, atol=1e-5), method
+        assert not torch.allclose(got, _net()(b.x, b.lengths)[0], atol=1e-4), method
+
+
+def test_augmented_copies_keep_their_labels():
+    from inkrec_training.data import Item
+    from inkrec_training.families.latin.adaptation_prototype import augmented
+    import numpy as np
+    rng = np.random.default_rng(0)
+    items = [Item(id=f"w{i}", writer="w", label=lab, kind="words",
+                  strokes=[np.cumsum(rng.normal(0, 1, size=(30, 2)), axis=0)]) for i, lab in enumerate(["ab", "cd"])]
+    out = augmented(items, 3, seed=7)
+    assert [it.label for it in out] == ["ab", "cd"] + ["ab"] * 3 + ["cd"] * 3
+    assert out[0] is items[0] and out[1] is items[1]
+    assert not np.allclose(out[2].strokes[0], items[0].strokes[0])
+    again = augmented(items, 3, seed=7)
+    assert all(np.array_equal(a.strokes[0], b.strokes[0]) for a, b in zip(out, again))

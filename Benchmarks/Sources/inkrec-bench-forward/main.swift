@@ -3,7 +3,7 @@
 // ONNX Runtime and PyTorch.
 //
 //     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE]
-//                          [--stage forward|features|decode|decode-lm|recognize|layout|page|load] INK_FILE...
+//                          [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop] INK_FILE...
 //
 // INK_FILE: .json / .inkml (one ink) or .jsonl (one ink a line). Features are computed with the
 // model's own settings (config.json); only the forward is timed. --dump writes, per ink in order, the
@@ -45,7 +45,7 @@ while let a = args.popFirst() {
     case "--dump": dumpPath = value(of: "--dump")
     case "--stage": stage = value(of: "--stage")
     case "-h", "--help":
-        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--stage forward|features|decode|decode-lm|recognize|layout|page|load] INK_FILE...")
+        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop] INK_FILE...")
         exit(0)
     default: files.append(URL(fileURLWithPath: a))
     }
@@ -63,7 +63,7 @@ do {
 } catch {
     fail("cannot load the model in \(modelDir.path): \(error)")
 }
-if !["forward", "features", "decode", "decode-lm", "recognize", "layout", "page", "load"].contains(stage) { fail("unknown stage \(stage)") }
+if !["forward", "features", "decode", "decode-lm", "recognize", "layout", "page", "load", "backprop"].contains(stage) { fail("unknown stage \(stage)") }
 if stage == "load" {
     // Each part `warmup` times untimed, then `repeats` times timed; one record per part.
     let loadClock = ContinuousClock()
@@ -111,6 +111,14 @@ if stage == "decode-lm", let lm = config.decoder?.languageModel {
     do { languageModel = try CharacterNgramModel(contentsOf: modelDir.appendingPathComponent(lm)).bound(toLabels: config.labels) } catch { fail("\(error)") }
 }
 let decoder = config.beamSearch(languageModel: languageModel != nil)
+// "backprop": writer adaptation's step for one ink, in float (`_FloatLSTMNetwork`): forward with its trace, the
+// CTC loss of the ink's label and the gradient of every weight through time.
+var floatNetwork: _FloatLSTMNetwork? = nil
+if stage == "backprop" {
+    do { floatNetwork = try _FloatLSTMNetwork(configuration: config.network, weightsURL: modelDir.appendingPathComponent(config.network.weights)) } catch { fail("\(error)") }
+}
+var classOf: [Character: Int] = [:]
+for (i, l) in config.labels.enumerated() where l.count == 1 { classOf[Character(l)] = i + 1 }
 let extractor = FeatureExtractor(config.features)
 
 var dump = Data()
@@ -160,6 +168,9 @@ for file in files {
             func once() {
                 switch stage {
                 case "features": _ = try! extractor.features(for: item.ink, writingArea: item.context.writingArea)
+                case "backprop":
+                    _ = floatNetwork!.lossAndGradients(features: features.values, frames: features.rows,
+                                                       labels: item.label.compactMap { classOf[$0] })
                 default: _ = decoder.decode(out, languageModel: languageModel, maxResults: 10)
                 }
             }

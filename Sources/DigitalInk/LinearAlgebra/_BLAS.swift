@@ -28,6 +28,29 @@ enum _BLAS {
                     1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
     }
 
+    /// `C[m×n] = op(A) · op(B) + beta · C`, op a transpose where asked: `A` is stored m × k (k × m transposed),
+    /// `B` k × n (n × k transposed). For writer adaptation's gradients.
+    @inline(__always)
+    static func gemm(transposeA: Bool, transposeB: Bool, m: Int, n: Int, k: Int,
+                     a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
+                     beta: Float, c: UnsafeMutablePointer<Float>, ldc: Int) {
+        guard m > 0, n > 0 else { return }
+        cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
+                    Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+    }
+
+    /// `y[n] += A[m×n]ᵀ · x[m]` for `A` stored row-major m × n (PyTorch's layout of a weight read backwards).
+    @inline(__always)
+    static func gemvTransposed(m: Int, n: Int, a: UnsafePointer<Float>, x: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>) {
+        cblas_sgemv(CblasRowMajor, CblasTrans, Int32(m), Int32(n), 1, a, Int32(n), x, 1, 1, y, 1)
+    }
+
+    /// `y[m] = A[m×n] · x[n] + beta · y`.
+    @inline(__always)
+    static func gemv(m: Int, n: Int, a: UnsafePointer<Float>, x: UnsafePointer<Float>, beta: Float, y: UnsafeMutablePointer<Float>) {
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(m), Int32(n), 1, a, Int32(n), x, 1, beta, y, 1)
+    }
+
     /// `y[columns] += A[rows×columns]ᵀ · x[rows]`: the product with a matrix stored transposed. BLAS
     /// runs its column-major non-transposed kernel here (axpy over contiguous rows of A), which measured
     /// somewhat faster for the LSTM's recurrent product than the dot-product kernel over PyTorch's layout.

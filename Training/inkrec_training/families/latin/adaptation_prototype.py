@@ -21,6 +21,11 @@ With ``--augment N``, each of the K words also comes as N distorted copies (``da
 training draws them; fixed per writer), so that the steps see the writer's letters in more shapes than the K words
 have.
 
+With ``--engine``, each adapted network is also exported as the shipped model's 8-bit weights (the changes folded
+in: W + B·A, the head's bias + d; ``quantize.quantize_state``) into a copy of the model folder, and the writer's
+words are read by the release ``inkrec`` with the model's decoder and language model, against the shipped model:
+the figure the issue's bar is about (methods whose change lives in the weights: not ``input``).
+
 Prints one line per method and K: pooled word accuracy and CER without and with the adaptation, writers
 better / worse, and the learning time per writer.
 """
@@ -32,6 +37,9 @@ import dataclasses
 import os
 import random
 import time
+import json
+import shutil
+import tempfile
 import zlib
 
 import numpy as np
@@ -174,6 +182,48 @@ def learn(model: Adapted, batch: Batch, steps: int, lr: float, weight: float) ->
         opt.step()
 
 
+def adapted_state(model: Adapted) -> dict:
+    """The network's weights with the method's changes folded in (W + B·A beside each adapted weight, the head's
+    W + B·A and bias + d)."""
+    sd = {k: v.detach().clone() for k, v in model.net.state_dict().items()}
+    with torch.no_grad():
+        for l, kind in model.lora_weights:
+            for sfx in ("", "_reverse"):
+                sd[f"lstms.{l}.weight_{kind}_l0{sfx}"] += model.lora[f"B{l}{kind}{sfx}"] @ model.lora[f"A{l}{kind}{sfx}"]
+        if model.method in ("head", "lora3", "loraall"):
+            sd["head.weight"] += model.B @ model.A
+            sd["head.bias"] += model.d
+    return sd
+
+
+def export_model(model: Adapted, model_dir: str, out: str, lm_weight: float | None = None) -> str:
+    """A copy of ``model_dir`` whose network is ``adapted_state(model)`` in 8 bits (and whose decoder's LM weight is
+    ``lm_weight`` when given); its path."""
+    from safetensors.torch import save_file
+    from inkrec_training.quantize import quantize_state
+    os.makedirs(out, exist_ok=True)
+    for name in os.listdir(model_dir):
+        if os.path.isfile(os.path.join(model_dir, name)):
+            shutil.copy(os.path.join(model_dir, name), out)
+    save_file(quantize_state(adapted_state(model)), os.path.join(out, "weights.safetensors"))
+    with open(os.path.join(out, "config.json"), encoding="utf-8") as f:
+        cfg = json.load(f)
+    cfg["network"]["weights"] = "weights.safetensors"
+    if lm_weight is not None:
+        cfg["decoder"]["lmWeight"] = lm_weight
+    with open(os.path.join(out, "config.json"), "w", encoding="utf-8") as f:
+        json.dump(cfg, f, ensure_ascii=False)
+    return out
+
+
+def engine_read(model_dir: str, items, tmp: str) -> tuple[int, int, int]:
+    """``items`` read by the release ``inkrec`` through ``model_dir`` (decoder and LM as configured): (words right,
+    character errors, characters)."""
+    from inkrec_training import engine
+    from inkrec_training.families.latin.evaluate_adaptation import read, score as engine_score
+    return engine_score(items, read(engine.binary(), model_dir, items, os.path.join(tmp, "t.jsonl"), None))
+
+
 def score(hyps, labels) -> tuple[int, int, int]:
     return (sum(h == l for h, l in zip(hyps, labels)), sum(edit_distance(h, l) for h, l in zip(hyps, labels)),
             sum(len(l) for l in labels))
@@ -198,6 +248,8 @@ def main(argv=None):
                     help="METHOD:STEPS:LR:WEIGHT overrides a method's settings (repeatable)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--augment", type=int, default=0, help="distorted copies of each learned word")
+    ap.add_argument("--engine", action="store_true", help="also read each writer through inkrec with the adapted weights")
+    ap.add_argument("--lm-weight", type=float, help="with --engine: the adapted models' LM weight (the shipped one's otherwise)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     for s in args.set:
@@ -218,10 +270,17 @@ def main(argv=None):
     ok, errs, chars = (sum(v[i] for v in base.values()) for i in range(3))
     n = sum(len(b.labels) for b in tests.values())
     print(f"without: words {100 * ok / n:.2f}% CER {100 * errs / chars:.2f}% ({n} words)", flush=True)
+    tmp = tempfile.mkdtemp(prefix="inkrec-adapt-proto-")
+    engine_base = {}
+    if args.engine:
+        engine_base = {w: engine_read(args.model, items[POOL:], tmp) for w, items in writers.items()}
+        e = [sum(v[i] for v in engine_base.values()) for i in range(3)]
+        print(f"without, through inkrec with the LM: words {100 * e[0] / n:.2f}% CER {100 * e[1] / e[2]:.2f}%", flush=True)
     for K in (int(k) for k in args.ks.split(",")):
         for method in args.methods.split(","):
             steps, lr, weight = SETTINGS[method]
             tot = [0, 0, 0]
+            etot, ebetter, eworse = [0, 0, 0], 0, 0
             better = worse = 0
             seconds = []
             for w, items in writers.items():
@@ -237,10 +296,20 @@ def main(argv=None):
                 better += s[0] > base[w][0]
                 worse += s[0] < base[w][0]
                 tot = [a + b for a, b in zip(tot, s)]
+                if args.engine and method != "input":
+                    es = engine_read(export_model(model, args.model, os.path.join(tmp, "model"), args.lm_weight), items[POOL:], tmp)
+                    ebetter += es[0] > engine_base[w][0]
+                    eworse += es[0] < engine_base[w][0]
+                    etot = [a + b for a, b in zip(etot, es)]
             print(f"K={K} {method} ({steps} steps, lr {lr}, penalty {weight}, augment {args.augment}): words {100 * tot[0] / n:.2f}% "
                   f"(WER {100 * (1 - tot[0] / n):.2f} vs {100 * (1 - ok / n):.2f}: "
                   f"{100 * ((1 - tot[0] / n) / (1 - ok / n) - 1):+.1f}%) CER {100 * tot[1] / tot[2]:.2f}% "
                   f"better/worse {better}/{worse}, {np.median(seconds):.1f} s a writer", flush=True)
+            if args.engine and method != "input":
+                e0 = sum(v[0] for v in engine_base.values())
+                print(f"    through inkrec with the LM: words {100 * etot[0] / n:.2f}% (WER {100 * (1 - etot[0] / n):.2f} vs "
+                      f"{100 * (1 - e0 / n):.2f}: {100 * ((1 - etot[0] / n) / (1 - e0 / n) - 1):+.1f}%) "
+                      f"CER {100 * etot[1] / max(1, etot[2]):.2f}% better/worse {ebetter}/{eworse}", flush=True)
 
 
 if __name__ == "__main__":

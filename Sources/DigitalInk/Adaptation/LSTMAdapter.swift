@@ -1,0 +1,183 @@
+import Foundation
+
+/// A writer's change to the whole network (issue 41): a rank-r change B·A beside every LSTM weight (input and
+/// recurrent, both directions, every layer) and beside the head's weight, and a change d to the head's bias. The
+/// PyTorch prototype (`families/latin/adaptation_prototype.py`, method `loraall`) found it worth twice the last
+/// layer alone on the tuning writers. Internal; not yet in ``WriterProfile``.
+///
+///     W' = W + B A      (W: out × in;  A: r × in;  B: out × r)
+///     b_head' = b_head + d
+///     penalty = λ (Σ ‖B A‖² + ‖d‖²)
+///     ∂/∂A = Bᵀ (∂L/∂W' + 2λ B A),   ∂/∂B = (∂L/∂W' + 2λ B A) Aᵀ,   ∂/∂d = ∂L/∂b_head' + 2λ d
+///
+/// The gradient with respect to W' comes from ``_FloatLSTMNetwork/gradients(_:logitsGradient:)``; the chain rule
+/// above is what `Fixtures/lstm-gradient.json` checks against PyTorch's autograd (`loraGradients`).
+struct LSTMAdapter: Sendable, Equatable {
+    /// One weight's change: `a` r × columns, `b` rows × r, row-major.
+    struct Pair: Sendable, Equatable {
+        let rows: Int
+        let columns: Int
+        var a: [Float]
+        var b: [Float]
+
+        /// B A (rows × columns).
+        var product: [Float] {
+            let r = a.count / columns
+            var out = [Float](repeating: 0, count: rows * columns)
+            b.withUnsafeBufferPointer { bp in
+                a.withUnsafeBufferPointer { ap in
+                    out.withUnsafeMutableBufferPointer { o in
+                        _BLAS.gemm(transposeA: false, transposeB: false, m: rows, n: columns, k: r, a: bp.baseAddress!, lda: r,
+                                   b: ap.baseAddress!, ldb: columns, beta: 0, c: o.baseAddress!, ldc: columns)
+                    }
+                }
+            }
+            return out
+        }
+    }
+
+    let rank: Int
+    /// Per layer: input and recurrent weight of the forward direction, then of the backward one; the head's last.
+    var pairs: [Pair]
+    var headBias: [Float]
+
+    /// No change yet: every B and d zero, every A normal with standard deviation 0.01 drawn from `seed` (so that
+    /// B's gradient is not zero), as the prototype starts.
+    init(network n: _FloatLSTMNetwork, rank: Int, seed: UInt64 = 41) {
+        var g = SplitMix64(seed: seed)
+        func pair(_ rows: Int, _ columns: Int) -> Pair {
+            Pair(rows: rows, columns: columns, a: (0..<rank * columns).map { _ in Float(0.01 * g.nextNormal()) },
+                 b: [Float](repeating: 0, count: rows * rank))
+        }
+        let G = 4 * n.hidden
+        var pairs: [Pair] = []
+        for layer in n.layers {
+            for _ in 0..<2 { pairs.append(pair(G, layer.inputSize)); pairs.append(pair(G, n.hidden)) }
+        }
+        pairs.append(pair(n.classes, n.headInputs))
+        self.rank = rank
+        self.pairs = pairs
+        self.headBias = [Float](repeating: 0, count: n.classes)
+    }
+
+    /// How many numbers the change holds.
+    var count: Int { pairs.reduce(headBias.count) { $0 + $1.a.count + $1.b.count } }
+
+    /// `base` with the change: W + B A for every weight, the head's bias + d.
+    func applied(to base: _FloatLSTMNetwork) -> _FloatLSTMNetwork {
+        var n = base
+        func add(_ w: inout [Float], _ p: Pair) { let d = p.product; for i in w.indices { w[i] += d[i] } }
+        var k = 0
+        for l in n.layers.indices {
+            add(&n.layers[l].forward.inputWeights, pairs[k]); add(&n.layers[l].forward.recurrentWeights, pairs[k + 1])
+            add(&n.layers[l].backward.inputWeights, pairs[k + 2]); add(&n.layers[l].backward.recurrentWeights, pairs[k + 3])
+            k += 4
+        }
+        add(&n.headWeight, pairs[k])
+        for i in n.headBias.indices { n.headBias[i] += headBias[i] }
+        return n
+    }
+
+    /// The gradient of the weights (``_FloatLSTMNetwork/Gradients``) in the order of `pairs`.
+    static func weightGradients(_ g: _FloatLSTMNetwork.Gradients) -> [[Float]] {
+        g.layers.flatMap { [$0.forward.inputWeights, $0.forward.recurrentWeights, $0.backward.inputWeights, $0.backward.recurrentWeights] }
+            + [g.headWeight]
+    }
+}
+
+/// Adam on the mean CTC loss of the examples (each divided by its text's length, as PyTorch's `CTCLoss(reduction:
+/// "mean")`) plus the adapter's penalty: the prototype's `learn`. Deterministic (a fixed order). Internal.
+struct LSTMAdapterTraining: Sendable {
+    var steps = 40
+    var learningRate: Float = 0.01
+    var penalty: Float = 0.1
+
+    struct Example: Sendable {
+        var features: FeatureMatrix
+        var labels: [Int]
+    }
+
+    /// The objective at `adapter` and its gradient, shaped as the adapter (`a`, `b` of each pair, then d).
+    func objective(_ adapter: LSTMAdapter, base: _FloatLSTMNetwork, _ examples: [Example]) -> (value: Double, gradient: LSTMAdapter) {
+        let net = adapter.applied(to: base)
+        var sum: [[Float]] = adapter.pairs.map { [Float](repeating: 0, count: $0.rows * $0.columns) }
+        var biasSum = [Float](repeating: 0, count: adapter.headBias.count)
+        var loss = 0.0, n = 0
+        for e in examples {
+            guard !e.labels.isEmpty,
+                  let (l, g) = net.lossAndGradients(features: e.features.values, frames: e.features.rows, labels: e.labels)
+            else { continue }
+            let w = 1 / Float(e.labels.count)
+            loss += l / Double(e.labels.count)
+            n += 1
+            for (k, dw) in LSTMAdapter.weightGradients(g).enumerated() { for i in dw.indices { sum[k][i] += w * dw[i] } }
+            for i in biasSum.indices { biasSum[i] += w * g.headBias[i] }
+        }
+        let scale: Float = n > 0 ? 1 / Float(n) : 0
+        var grad = adapter
+        var value = n > 0 ? loss / Double(n) : 0
+        for (k, p) in adapter.pairs.enumerated() {
+            let ba = p.product
+            var dw = sum[k]
+            for i in dw.indices {
+                dw[i] = dw[i] * scale + 2 * penalty * ba[i]
+                value += Double(penalty * ba[i] * ba[i])
+            }
+            let r = adapter.rank
+            var da = [Float](repeating: 0, count: r * p.columns), db = [Float](repeating: 0, count: p.rows * r)
+            dw.withUnsafeBufferPointer { d in
+                p.b.withUnsafeBufferPointer { b in  // ∂A = Bᵀ δW
+                    da.withUnsafeMutableBufferPointer { o in
+                        _BLAS.gemm(transposeA: true, transposeB: false, m: r, n: p.columns, k: p.rows, a: b.baseAddress!, lda: r,
+                                   b: d.baseAddress!, ldb: p.columns, beta: 0, c: o.baseAddress!, ldc: p.columns)
+                    }
+                }
+                p.a.withUnsafeBufferPointer { a in  // ∂B = δW Aᵀ
+                    db.withUnsafeMutableBufferPointer { o in
+                        _BLAS.gemm(transposeA: false, transposeB: true, m: p.rows, n: r, k: p.columns, a: d.baseAddress!, lda: p.columns,
+                                   b: a.baseAddress!, ldb: p.columns, beta: 0, c: o.baseAddress!, ldc: r)
+                    }
+                }
+            }
+            grad.pairs[k].a = da
+            grad.pairs[k].b = db
+        }
+        for i in grad.headBias.indices {
+            grad.headBias[i] = biasSum[i] * scale + 2 * penalty * adapter.headBias[i]
+            value += Double(penalty * adapter.headBias[i] * adapter.headBias[i])
+        }
+        return (value, grad)
+    }
+
+    /// `start` after `steps` Adam steps (β 0.9, 0.999; ε 1e-8; fresh moments) on ``objective(_:base:_:)``.
+    func fit(_ start: LSTMAdapter, base: _FloatLSTMNetwork, to examples: [Example]) -> LSTMAdapter {
+        guard !examples.isEmpty, steps > 0 else { return start }
+        var params = Self.flatten(start)
+        var m = [Float](repeating: 0, count: params.count), v = m
+        var current = start
+        for step in 1...steps {
+            let g = Self.flatten(objective(current, base: base, examples).gradient)
+            let c1 = 1 - powf(0.9, Float(step)), c2 = 1 - powf(0.999, Float(step))
+            for i in params.indices {
+                m[i] = 0.9 * m[i] + 0.1 * g[i]
+                v[i] = 0.999 * v[i] + 0.001 * g[i] * g[i]
+                params[i] -= learningRate * (m[i] / c1) / ((v[i] / c2).squareRoot() + 1e-8)
+            }
+            current = Self.unflatten(params, like: current)
+        }
+        return current
+    }
+
+    static func flatten(_ a: LSTMAdapter) -> [Float] { a.pairs.flatMap { $0.a + $0.b } + a.headBias }
+
+    static func unflatten(_ values: [Float], like a: LSTMAdapter) -> LSTMAdapter {
+        var out = a, i = 0
+        for k in out.pairs.indices {
+            let na = out.pairs[k].a.count, nb = out.pairs[k].b.count
+            out.pairs[k].a = Array(values[i..<i + na]); i += na
+            out.pairs[k].b = Array(values[i..<i + nb]); i += nb
+        }
+        out.headBias = Array(values[i..<i + out.headBias.count])
+        return out
+    }
+}
