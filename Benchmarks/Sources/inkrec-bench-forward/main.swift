@@ -2,7 +2,7 @@
 // ink and prints the times as JSON; Benchmarks/side_by_side.py runs it on the very inks it gives to
 // ONNX Runtime and PyTorch.
 //
-//     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE]
+//     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE]
 //                          [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop] INK_FILE...
 //
 // INK_FILE: .json / .inkml (one ink) or .jsonl (one ink a line). Features are computed with the
@@ -26,6 +26,7 @@ var modelDir = BenchPaths.modelDirectory
 var repeats = 20
 var warmup = 3
 var dumpPath: String?
+var profilePath: String?
 var stage = "forward"
 var files: [URL] = []
 var args = CommandLine.arguments.dropFirst()
@@ -44,8 +45,9 @@ while let a = args.popFirst() {
     case "--warmup": warmup = number(of: "--warmup")
     case "--dump": dumpPath = value(of: "--dump")
     case "--stage": stage = value(of: "--stage")
+    case "--profile": profilePath = value(of: "--profile")
     case "-h", "--help":
-        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop] INK_FILE...")
+        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE] [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop] INK_FILE...")
         exit(0)
     default: files.append(URL(fileURLWithPath: a))
     }
@@ -100,7 +102,15 @@ if stage == "load" {
 }
 // "recognize": the public API end to end (validation, features, forward, decoding with the LM,
 // confidences and alignment where the library computes them), one recognition at a time.
-let recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: modelDir))
+// --profile: a writer profile (`inkrec adapt`) applied to "recognize" and "page", as `inkrec recognize --profile`.
+var recognizer = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: modelDir))
+if let profilePath {
+    guard stage == "recognize" || stage == "page" else { fail("--profile applies to --stage recognize and page") }
+    do {
+        let profile = try WriterProfile(data: Data(contentsOf: URL(fileURLWithPath: profilePath)), for: recognizer)
+        recognizer = recognizer.withOptions { $0.writerProfile = profile }
+    } catch { fail("cannot read the profile \(profilePath): \(error)") }
+}
 // "layout": the page's line segmentation alone (`InkLayout.lines(of:)`); "page": `recognizePage`
 // end to end (segmentation, then every line recognized, on one core with `taskset -c 0`).
 if stage == "recognize" || stage == "page" { do { try await recognizer.load() } catch { fail("\(error)") } }
