@@ -12,6 +12,8 @@ import torch.nn.functional as F
 from inkrec_training import ctc_gradient_golden
 from inkrec_training.paths import FIXTURES
 
+from .json_close import same_json
+
 FIXTURE = os.path.join(FIXTURES, "ctc-gradient.json")
 ATOL = 1e-9
 
@@ -76,26 +78,8 @@ def test_output_layer_cases_are_pytorchs():
         np.testing.assert_allclose(grad.sum(axis=0), case["biasGradient"], atol=1e-12)
 
 
-def same(a, b, path="") -> None:
-    """``a`` and ``b`` are the same JSON, floats within ATOL (relative above 1): the inputs are rounded to 6
-    decimals and come out identical; the outputs may differ in the last bits between PyTorch versions."""
-    if isinstance(a, float) or isinstance(b, float):
-        assert isinstance(a, (int, float)) and isinstance(b, (int, float)), path
-        assert abs(a - b) <= ATOL * max(1.0, abs(b)), f"{path}: {a} != {b}"
-    elif isinstance(a, dict):
-        assert isinstance(b, dict) and a.keys() == b.keys(), path
-        for k in a:
-            same(a[k], b[k], f"{path}.{k}")
-    elif isinstance(a, list):
-        assert isinstance(b, list) and len(a) == len(b), path
-        for i, (x, y) in enumerate(zip(a, b)):
-            same(x, y, f"{path}[{i}]")
-    else:
-        assert a == b, f"{path}: {a!r} != {b!r}"
-
-
 def test_the_generator_reproduces_the_file():
-    same(ctc_gradient_golden.fixture(), golden())
+    same_json(ctc_gradient_golden.fixture(), golden(), ATOL)
 
 
 def central_differences(f, x, step):

@@ -16,6 +16,8 @@ from inkrec_training import lstm_gradient_golden  # noqa: E402
 from inkrec_training.model import InkRecNet  # noqa: E402
 from inkrec_training.paths import FIXTURES  # noqa: E402
 
+from .json_close import same_json  # noqa: E402
+
 FIXTURE = os.path.join(FIXTURES, "lstm-gradient.json")
 TOL = 1e-9
 INPUTS = ("name", "inputDim", "hidden", "layers", "numClasses", "reduceAfter", "blank", "rank", "features", "labels",
@@ -27,23 +29,6 @@ def golden():
         return json.load(f)
 
 
-def close(a, b, path="") -> None:
-    """``a`` and ``b`` are the same JSON, floats within TOL (relative above 1)."""
-    if isinstance(a, float) or isinstance(b, float):
-        assert isinstance(a, (int, float)) and isinstance(b, (int, float)), path
-        assert abs(a - b) <= TOL * max(1.0, abs(b)), f"{path}: {a} != {b}"
-    elif isinstance(a, dict):
-        assert isinstance(b, dict) and a.keys() == b.keys(), path
-        for k in a:
-            close(a[k], b[k], f"{path}.{k}")
-    elif isinstance(a, list):
-        assert isinstance(b, list) and len(a) == len(b), path
-        for i, (x, y) in enumerate(zip(a, b)):
-            close(x, y, f"{path}[{i}]")
-    else:
-        assert a == b, f"{path}: {a!r} != {b!r}"
-
-
 def test_the_generator_reproduces_the_file():
     made, stored = lstm_gradient_golden.fixture(), golden()
     assert made.keys() == stored.keys() and made["note"] == stored["note"]
@@ -52,8 +37,8 @@ def test_the_generator_reproduces_the_file():
         assert m.keys() == s.keys()
         for k in INPUTS:
             assert m[k] == s[k], f"{s['name']}: {k}"  # inputs exactly: rounded to 6 decimals
-        close({k: v for k, v in m.items() if k not in INPUTS}, {k: v for k, v in s.items() if k not in INPUTS},
-              s["name"])
+        same_json({k: v for k, v in m.items() if k not in INPUTS}, {k: v for k, v in s.items() if k not in INPUTS}, TOL,
+                  s["name"])
 
 
 def loss_of(case, weights=None, lora=None):
