@@ -206,3 +206,20 @@ put("fuzz-profile", "header-only.bin", profile(1, 1, 1)[:64])
 put("fuzz-profile", "trailing.bin", profile(1, 1, 1, tail=b"\0"))
 put("fuzz-profile", "nan.bin", profile(1, 1, 1, fill=float("nan")))
 
+
+
+# --- writer profiles, version 2 ("INKWP\0\0\2", digest, r, P, C, minimum, learned, P × (rows, columns), then each
+# weight's A and B, then d): a change beside every weight ---
+def profile2(r, shapes, c, minimum=50, learned=0, fill=0.0, tail=b""):
+    head = b"INKWP\0\0\2" + bytes(range(32)) + struct.pack("<IIIIQ", r, len(shapes), c, minimum, learned)
+    head += b"".join(struct.pack("<II", rows, cols) for rows, cols in shapes)
+    n = sum(r * (rows + cols) for rows, cols in shapes) + c
+    return head + struct.pack(f"<{n}f", *([fill] * n)) + tail
+
+
+# The shapes of the small network the target folds a change into (2 inputs, 2 hidden, one layer, 3 classes).
+SMALL = [(8, 2), (8, 2), (8, 2), (8, 2), (3, 8)]
+put("fuzz-profile", "v2-small.bin", profile2(1, SMALL, 3, minimum=0, learned=60, fill=0.125))
+put("fuzz-profile", "v2-other-shapes.bin", profile2(2, [(4, 3), (5, 1)], 2))
+put("fuzz-profile", "v2-nan.bin", profile2(1, [(1, 1)], 1, fill=float("nan")))
+put("fuzz-profile", "v2-trailing.bin", profile2(1, [(1, 1)], 1, tail=b"\0"))

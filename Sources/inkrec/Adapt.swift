@@ -1,5 +1,5 @@
 import ArgumentParser
-import DigitalInk
+@_spi(Engine) import DigitalInk
 import Foundation
 
 /// `inkrec adapt`: a writer profile learned from confirmed pairs (``WriterProfile``).
@@ -32,8 +32,20 @@ struct Adapt: AsyncParsableCommand {
     @Option(name: .long, help: "Confirmed pairs a new profile needs before it changes any reading (default \(WriterProfile.defaultMinimumPairs)).")
     var minimumPairs: Int = WriterProfile.defaultMinimumPairs
 
+    @Option(name: .long, help: ArgumentHelp("What a new profile changes: network (a rank-8 change beside every weight; the default where it fits in 256 KB) or head (the output layer alone).", valueName: "part"),
+            transform: { (value: String) throws -> _WriterProfileKind in
+                guard let kind = _WriterProfileKind(rawValue: value) else { throw ValidationError("--adapt must be network or head") }
+                return kind
+            })
+    var adapt: _WriterProfileKind?
+
+    @Option(name: .long, help: "Adam steps of this learning (default: 40 for every weight, 50 for the output layer): fewer learn faster and change less.")
+    var steps: Int?
+
     func validate() throws {
         if minimumPairs < 0 { throw ValidationError("--minimum-pairs must be 0 or more") }
+        if let steps, !(1...1000).contains(steps) { throw ValidationError("--steps must be in 1...1000") }
+        if adapt != nil, profile != nil { throw ValidationError("--adapt is for a new profile; an earlier one (--profile) keeps what it changes") }
     }
 
     func run() async throws {
@@ -57,9 +69,9 @@ struct Adapt: AsyncParsableCommand {
             let recognizer = DigitalInkRecognizer(options: try await model.recognizerOptions(modelDirectory: modelDirectory))
             let learner: WriterProfile
             if let profile {
-                learner = try WriterProfile(data: try readProfile(profile), for: recognizer)
+                learner = try WriterProfile(data: try readProfile(profile), for: recognizer, steps: steps)
             } else {
-                learner = try await WriterProfile(for: recognizer, minimumPairs: minimumPairs)
+                learner = try await WriterProfile(for: recognizer, minimumPairs: minimumPairs, adapting: adapt, steps: steps)
             }
             let started = Date()
             try await learner.learn(from: examples)

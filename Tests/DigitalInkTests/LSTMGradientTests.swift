@@ -219,6 +219,14 @@ struct LSTMGradientTests {
         let held = LSTMAdapterTraining(steps: 30, learningRate: 0.05, penalty: 1).fit(fresh, base: base, to: examples)
         func size(_ a: LSTMAdapter) -> Float { a.pairs.reduce(0) { $0 + $1.product.reduce(0) { $0 + $1 * $1 } } }
         #expect(size(held) < size(learned))
+        // Steps of two examples each (what a profile does with ten): still lower, the same for the same seed.
+        var sliced = training
+        sliced.minibatch = 2
+        let byTwo = sliced.fit(fresh, base: base, to: examples)
+        #expect(training.objective(byTwo, base: base, examples).value < 0.9 * before)
+        #expect(sliced.fit(fresh, base: base, to: examples) == byTwo && byTwo != learned)
+        sliced.seed = 7
+        #expect(sliced.fit(fresh, base: base, to: examples) != byTwo)
     }
 
     @Test("folded back into the engine (8 bits, as the exporter quantizes), an unchanged network reads as the shipped one; a change reaches the engine")

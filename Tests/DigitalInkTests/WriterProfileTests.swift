@@ -123,9 +123,9 @@ struct WriterProfileTests {
         }
     }
 
-    @Test("data() round trip: the same bytes, the same readings; at most 256 KB; rank 8 on the Latin network")
+    @Test("data() round trip: the same bytes, the same readings; at most 256 KB; every weight, rank 8, on the Latin network")
     func roundTrip() async throws {
-        let profile = try await WriterProfile(for: recognizer, minimumPairs: 0)
+        let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: 8)
         try await profile.learn(from: try pairs())
         #expect(profile.pairsLearned == 3 && profile.isActive)
         let data = profile.data()
@@ -133,7 +133,10 @@ struct WriterProfileTests {
         let restored = try WriterProfile(data: data)
         #expect(restored.data() == data)
         #expect(restored.networkDigest == profile.networkDigest && restored.pairsLearned == 3 && restored.minimumPairs == 0)
-        #expect(profile.state.withLock { $0.adapter.rank } == 8)
+        guard case .network(let adapter) = profile.state.withLock({ $0.change }) else {
+            Issue.record("a new profile of the Latin network changes every weight"); return
+        }
+        #expect(adapter.rank == 8 && data.count == WriterProfileFormat.size(of: adapter))
         let ink = try sample("hello.json").ink
         let a = try await recognizer.withOptions { $0.writerProfile = profile }.recognize(ink)
         let b = try await recognizer.withOptions { $0.writerProfile = restored }.recognize(ink)
@@ -157,7 +160,7 @@ struct WriterProfileTests {
 
     @Test("below minimumPairs a profile changes nothing: the same candidates and scores")
     func inactiveProfileChangesNothing() async throws {
-        let profile = try await WriterProfile(for: recognizer)  // 50 pairs needed
+        let profile = try await WriterProfile(for: recognizer, minimumPairs: 50, adapting: nil, steps: 4)  // 50 pairs needed
         try await profile.learn(from: try pairs())
         #expect(!profile.isActive)
         let ink = try sample("argument.json").ink
@@ -181,19 +184,81 @@ struct WriterProfileTests {
         await #expect(throws: DigitalInkError.self) { try await applyOnly.learn(from: try pairs()) }
     }
 
+    @Test("a profile of version 1 (the output layer alone) still learns, saves, restores and changes readings")
+    func headProfile() async throws {
+        let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: .head)
+        try await profile.learn(from: try pairs())
+        #expect(profile._kind == .head)
+        let data = profile.data()
+        #expect(Array(data.prefix(8)) == WriterProfileFormat.magic)
+        let restored = try WriterProfile(data: data)
+        #expect(restored.data() == data && restored._kind == .head)
+        let ink = try sample("there.json").ink
+        let a = try await recognizer.withOptions { $0.writerProfile = profile }.recognize(ink)
+        let b = try await recognizer.withOptions { $0.writerProfile = restored }.recognize(ink)
+        #expect(a.candidates.map(\.score) == b.candidates.map(\.score))
+        #expect(try await recognizer.recognize(ink).candidates.first?.score != a.candidates.first?.score)
+    }
+
+    @Test("a change to every weight whose shapes are not the network's is a typed error, not a crash")
+    func networkChangeOfOtherShapes() async throws {
+        let profile = try await WriterProfile(for: recognizer, minimumPairs: 0)
+        guard case .network(var adapter) = profile.state.withLock({ $0.change }) else { Issue.record("not a network change"); return }
+        adapter.pairs.removeLast(4)  // the last layer's changes gone: the head's change now stands where they stood
+        let odd = WriterProfile(networkDigest: profile.networkDigest, minimumPairs: 0, change: .network(adapter), pairsLearned: 1,
+                                recognizer: nil)
+        let restored = try WriterProfile(data: odd.data())
+        await #expect(throws: DigitalInkError.self) {
+            _ = try await recognizer.withOptions { $0.writerProfile = restored }.recognize(try sample("hello.json").ink)
+        }
+        let learner = try WriterProfile(data: odd.data(), for: recognizer)
+        await #expect(throws: DigitalInkError.self) { try await learner.learn(from: try pairs()) }
+    }
+
+    @Test("the shapes a new profile changes, from the configuration alone, are the network's; a CJK network's change to every weight would not fit, so its profile changes the output layer")
+    func shapesFromConfiguration() async throws {
+        for name in ["en-US", "ar", "ko"] {
+            let model = try await DigitalInkRecognizer(options: DigitalInkRecognizerOptions(
+                modelDirectory: Fixtures.modelsDirectory.appendingPathComponent(name))).loadedModel()
+            let fromFile = LSTMAdapter.shapes(of: try WriterProfile.floatNetwork(of: model))
+            let fromConfiguration = LSTMAdapter.shapes(of: model.configuration.network)
+            #expect(fromFile.map { [$0.rows, $0.columns] } == fromConfiguration.map { [$0.rows, $0.columns] }, "\(name)")
+        }
+        let japanese = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: Fixtures.modelsDirectory.appendingPathComponent("ja")))
+        let profile = try await WriterProfile(for: japanese, minimumPairs: 0)
+        #expect(profile._kind == .head && profile.data().count <= WriterProfile.maxDataSize)
+        await #expect(throws: DigitalInkError.self) { _ = try await WriterProfile(for: japanese, minimumPairs: 0, adapting: .network) }
+    }
+
     @Test("damaged profile bytes are typed errors naming the field, never a crash")
     func damagedData() async throws {
-        let profile = try await WriterProfile(for: recognizer)
-        let good = profile.data()
-        func fails(_ data: Data, field: String) {
-            do {
-                _ = try WriterProfile(data: data)
-                Issue.record("accepted damaged data (\(field))")
-            } catch {
-                guard case .malformedInput(_, _, let f, _) = error else { Issue.record("\(error)"); return }
-                #expect(f == field)
-            }
+        let head = try await WriterProfile(for: recognizer, minimumPairs: 50, adapting: .head)
+        try checkDamaged(head.data(), firstFloat: WriterProfileFormat.headerSize)
+        let network = try await WriterProfile(for: recognizer)
+        guard case .network(let adapter) = network.state.withLock({ $0.change }) else { Issue.record("not a network change"); return }
+        let good = network.data()
+        try checkDamaged(good, firstFloat: WriterProfileFormat.headerSize + 8 * adapter.pairs.count)
+        var count = good; count[44] = 0
+        fails(count, field: "weights changed")
+        var shape = good; shape[64] = 0; shape[65] = 0
+        fails(shape, field: "shape")
+        var grown = good; grown[65] = 0x40  // the first weight 16 K rows longer: too many floats for the bytes
+        fails(grown, field: "size")
+    }
+
+    /// Reading `data` fails with a typed error naming `field`.
+    func fails(_ data: Data, field: String) {
+        do {
+            _ = try WriterProfile(data: data)
+            Issue.record("accepted damaged data (\(field))")
+        } catch {
+            guard case .malformedInput(_, _, let f, _) = error else { Issue.record("\(error)"); return }
+            #expect(f == field)
         }
+    }
+
+    /// The damages both versions refuse alike: sizes, magic, rank, a float that is not finite (the first, at `at`).
+    func checkDamaged(_ good: Data, firstFloat at: Int) throws {
         fails(Data(), field: "size")
         fails(good.prefix(100), field: "size")
         fails(good + Data([0]), field: "size")
@@ -203,7 +268,6 @@ struct WriterProfileTests {
         var rank = good; rank[40] = 0; rank[41] = 0; rank[42] = 0; rank[43] = 0
         fails(rank, field: "rank")
         var nan = good
-        let at = WriterProfileFormat.headerSize
         withUnsafeBytes(of: Float.nan.bitPattern.littleEndian) { for i in 0..<4 { nan[at + i] = $0[i] } }
         fails(nan, field: "weights")
     }
@@ -219,7 +283,7 @@ struct WriterProfileTests {
 
     @Test("learn and recognize at once on one profile: no data race (make test-tsan), every pair counted")
     func concurrentLearnAndRecognize() async throws {
-        let profile = try await WriterProfile(for: recognizer, minimumPairs: 0)
+        let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: 2)
         let adapted = recognizer.withOptions { $0.writerProfile = profile }
         let ink = try sample("there.json").ink
         let pairs = try pairs()

@@ -76,3 +76,18 @@ def test_augmented_copies_keep_their_labels():
     assert not np.allclose(out[2].strokes[0], items[0].strokes[0])
     again = augmented(items, 3, seed=7)
     assert all(np.array_equal(a.strokes[0], b.strokes[0]) for a, b in zip(out, again))
+
+
+def test_minibatches_learn_from_slices_deterministically():
+    """``--minibatch``: each step reads that many words; the same seed gives the same change, another seed another."""
+    from inkrec_training.families.latin.adaptation_prototype import adapted_state
+    b = _Batch()
+    def run(seed):
+        model = Adapted(_net(), "loraall", rank=2)
+        learn(model, b, steps=4, lr=0.05, weight=0.1, minibatch=2, seed=seed)
+        return adapted_state(model)
+    one, again, other = run(1), run(1), run(2)
+    assert all(torch.equal(one[k], again[k]) for k in one)
+    assert any(not torch.equal(one[k], other[k]) for k in one)
+    start = _net().state_dict()
+    assert any(not torch.equal(one[k], start[k]) for k in one)

@@ -29,6 +29,7 @@ public enum InkServer {
 
     static func router(_ options: ServerOptions, pool: RecognizerPool) -> Router<BasicRequestContext> {
         let router = Router()
+        let profiles = WriterProfileCache()
         router.get("/healthz") { _, _ in json(["status": "ok"]) }
         router.get("/v1/models") { _, _ in
             let manifest = try await pool.repositoryManifest()
@@ -43,7 +44,7 @@ public enum InkServer {
                          "installed": installed, "loaded": loaded])
         }
         router.post("/v1/recognize") { request, context in
-            try await recognize(request, context: context, options: options, pool: pool)
+            try await recognize(request, context: context, options: options, pool: pool, profiles: profiles)
         }
         router.get("/") { _, _ in try page("index.html", type: "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in try page("app.js", type: "text/javascript; charset=utf-8") }
@@ -51,7 +52,7 @@ public enum InkServer {
     }
 
     static func recognize(_ request: Request, context: BasicRequestContext, options: ServerOptions,
-                          pool: RecognizerPool) async throws -> Response {
+                          pool: RecognizerPool, profiles: WriterProfileCache? = nil) async throws -> Response {
         let type = request.headers[.contentType] ?? ""
         guard type.lowercased().hasPrefix("application/json") else {
             throw ServerError(.unsupportedMediaType, "the body must be JSON (Content-Type: application/json), not \"\(type)\"")
@@ -61,7 +62,7 @@ public enum InkServer {
             throw ServerError(.contentTooLarge, "the body is larger than \(options.maxBodyBytes) bytes")
         }
         let data = Data(buffer: buffer)
-        let request = try RecognizeRequest(data, options: options)
+        let request = try RecognizeRequest(data, options: options, profiles: profiles)
         let id = try await pool.identifier(for: request.language)
         let recognizer = try request.recognizer(from: try await pool.loadedRecognizer(id))
         do {

@@ -28,7 +28,7 @@ struct RecognizeRequest {
         var writerProfile: String?
     }
 
-    init(_ data: Data, options: ServerOptions) throws {
+    init(_ data: Data, options: ServerOptions, profiles: WriterProfileCache? = nil) throws {
         let fields: Fields
         do { fields = try JSONDecoder().decode(Fields.self, from: data) } catch let error as DecodingError {
             let (path, what): ([any CodingKey], String) = switch error {
@@ -77,7 +77,7 @@ struct RecognizeRequest {
             guard let bytes = Data(base64Encoded: encoded) else {
                 throw ServerError(.badRequest, "writerProfile must be base64", field: "writerProfile")
             }
-            do { writerProfile = try WriterProfile(data: bytes) } catch {
+            do { writerProfile = try profiles?.profile(bytes) ?? WriterProfile(data: bytes) } catch {
                 throw ServerError(.badRequest, "\(error)", field: "writerProfile")
             }
         }

@@ -1,4 +1,4 @@
-import DigitalInk
+@_spi(Engine) import DigitalInk
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -141,7 +141,7 @@ struct ServerTests {
     func writerProfile() async throws {
         let app = try await InkServer.application(Self.options())
         let english = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: root.appendingPathComponent("Models/en-US")))
-        let profile = try await WriterProfile(for: english, minimumPairs: 0)
+        let profile = try await WriterProfile(for: english, minimumPairs: 0, adapting: nil, steps: 4)  // few steps: a debug build
         let doc = try InkDocument.read(contentsOf: root.appendingPathComponent("Samples/hello.json"))
         try await profile.learn(from: [(doc.ink, "hello")])
         let russian = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: root.appendingPathComponent("Models/ru")))
@@ -170,6 +170,24 @@ struct ServerTests {
                 }
             }
         }
+    }
+
+    @Test("the same profile bytes in two requests are read (and folded into a network) once; the oldest leaves first")
+    func profileCache() async throws {
+        let english = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: root.appendingPathComponent("Models/en-US")))
+        let a = try await WriterProfile(for: english, minimumPairs: 0, adapting: .head).data()
+        let b = try await WriterProfile(for: english, minimumPairs: 1, adapting: .head).data()
+        let c = try await WriterProfile(for: english, minimumPairs: 2, adapting: .head).data()
+        let cache = WriterProfileCache(capacity: 2)
+        let first = try cache.profile(a)
+        let again = try cache.profile(a)
+        #expect(again === first && cache.count == 1)
+        _ = try cache.profile(b)
+        _ = try cache.profile(c)  // a leaves
+        let back = try cache.profile(a)
+        #expect(back !== first)
+        #expect(throws: DigitalInkError.self) { _ = try cache.profile(Data(repeating: 1, count: 100)) }
+        #expect(cache.count == 2)
     }
 
     @Test("an ink over the point limit is refused before recognition")

@@ -16,21 +16,40 @@ struct HeadExample: Sendable {
     /// `ink` read by `model`'s network (without any profile) and `text` as its classes; nil for an ink without
     /// points. Throws for an empty text, a character the model does not read, or an ink too long.
     init?(ink: Ink, text: String, model: LoadedModel) throws(DigitalInkError) {
-        guard !text.isEmpty else { throw .invalidOption(name: "pairs", reason: "a text is empty") }
-        var labels: [Int] = []
-        let labelText = model.labelText  // a jamo model learns a syllable as its jamo
-        for ch in text {
-            guard let k = labelText.symbols(of: ch) else {
-                throw .invalidOption(name: "pairs", reason: "\"\(ch)\" (in \"\(text.prefix(40))\") is not a character the model reads")
-            }
-            labels.append(contentsOf: k)
-        }
+        let labels = try Self.labels(of: text, model: model)
         var origins: [FeatureExtractor.FrameOrigin]? = nil
         let frames = try model.features.features(for: ink, writingArea: nil, origins: &origins)
         guard frames.rows > 0 else { return nil }
         let (p, f) = model.network.logProbabilities(frames, keepingHeadInput: true)
         guard let f else { return nil }
         self.init(headInput: f, logProbs: p, labels: labels)
+    }
+
+    /// `text` as `model`'s classes (a jamo model's syllable as its jamo). Throws for an empty text or a character
+    /// the model does not read.
+    static func labels(of text: String, model: LoadedModel) throws(DigitalInkError) -> [Int] {
+        guard !text.isEmpty else { throw .invalidOption(name: "pairs", reason: "a text is empty") }
+        var labels: [Int] = []
+        let labelText = model.labelText
+        for ch in text {
+            guard let k = labelText.symbols(of: ch) else {
+                throw .invalidOption(name: "pairs", reason: "\"\(ch)\" (in \"\(text.prefix(40))\") is not a character the model reads")
+            }
+            labels.append(contentsOf: k)
+        }
+        return labels
+    }
+}
+
+extension LSTMAdapterTraining.Example {
+    /// `ink`'s features as `model` reads them and `text` as its classes; nil for an ink without points. Throws
+    /// as ``HeadExample/init(ink:text:model:)``.
+    init?(ink: Ink, text: String, model: LoadedModel) throws(DigitalInkError) {
+        let labels = try HeadExample.labels(of: text, model: model)
+        var origins: [FeatureExtractor.FrameOrigin]? = nil
+        let frames = try model.features.features(for: ink, writingArea: nil, origins: &origins)
+        guard frames.rows > 0 else { return nil }
+        self.init(features: frames, labels: labels)
     }
 }
 

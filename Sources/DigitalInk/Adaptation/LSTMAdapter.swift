@@ -3,7 +3,7 @@ import Foundation
 /// A writer's change to the whole network (issue 41): a rank-r change B·A beside every LSTM weight (input and
 /// recurrent, both directions, every layer) and beside the head's weight, and a change d to the head's bias. The
 /// PyTorch prototype (`families/latin/adaptation_prototype.py`, method `loraall`) found it worth twice the last
-/// layer alone on the tuning writers. Internal; not yet in ``WriterProfile``.
+/// layer alone on the tuning writers. Internal; what a new ``WriterProfile`` learns where it fits in the profile.
 ///
 ///     W' = W + B A      (W: out × in;  A: r × in;  B: out × r)
 ///     b_head' = b_head + d
@@ -44,20 +44,58 @@ struct LSTMAdapter: Sendable, Equatable {
     /// No change yet: every B and d zero, every A normal with standard deviation 0.01 drawn from `seed` (so that
     /// B's gradient is not zero), as the prototype starts.
     init(network n: _FloatLSTMNetwork, rank: Int, seed: UInt64 = 41) {
+        self.init(shapes: Self.shapes(of: n), classes: n.classes, rank: rank, seed: seed)
+    }
+
+    /// No change yet to weights of `shapes` (in the order of ``pairs``) and a head of `classes`.
+    init(shapes: [(rows: Int, columns: Int)], classes: Int, rank: Int, seed: UInt64 = 41) {
         var g = SplitMix64(seed: seed)
-        func pair(_ rows: Int, _ columns: Int) -> Pair {
+        pairs = shapes.map { rows, columns in
             Pair(rows: rows, columns: columns, a: (0..<rank * columns).map { _ in Float(0.01 * g.nextNormal()) },
                  b: [Float](repeating: 0, count: rows * rank))
         }
-        let G = 4 * n.hidden
-        var pairs: [Pair] = []
-        for layer in n.layers {
-            for _ in 0..<2 { pairs.append(pair(G, layer.inputSize)); pairs.append(pair(G, n.hidden)) }
-        }
-        pairs.append(pair(n.classes, n.headInputs))
+        self.rank = rank
+        self.headBias = [Float](repeating: 0, count: classes)
+    }
+
+    init(rank: Int, pairs: [Pair], headBias: [Float]) {
         self.rank = rank
         self.pairs = pairs
-        self.headBias = [Float](repeating: 0, count: n.classes)
+        self.headBias = headBias
+    }
+
+    /// The (rows, columns) of each weight a change sits beside, in the order of ``pairs``.
+    static func shapes(of n: _FloatLSTMNetwork) -> [(rows: Int, columns: Int)] {
+        let G = 4 * n.hidden
+        var out: [(rows: Int, columns: Int)] = []
+        for layer in n.layers {
+            for _ in 0..<2 { out.append((G, layer.inputSize)); out.append((G, n.hidden)) }
+        }
+        out.append((n.classes, n.headInputs))
+        return out
+    }
+
+    /// The same shapes from a network's configuration alone (without reading its weights): layer 0 reads the
+    /// input features, each later layer 2H columns, or 4H after the time reduction; the head reads the last.
+    static func shapes(of c: NetworkConfiguration) -> [(rows: Int, columns: Int)] {
+        let H = c.hidden, G = 4 * H
+        var out: [(rows: Int, columns: Int)] = []
+        var inputs = c.inputDim
+        for l in 0..<c.layers {
+            for _ in 0..<2 { out.append((G, inputs)); out.append((G, H)) }
+            inputs = 2 * H * (c.reduceAfter == l + 1 ? 2 : 1)
+        }
+        out.append((c.numClasses, inputs))
+        return out
+    }
+
+    /// Whether every pair has the shape of `network`'s weight it changes, and d of its classes.
+    func fits(_ network: _FloatLSTMNetwork) -> Bool {
+        let shapes = Self.shapes(of: network)
+        return shapes.count == pairs.count && headBias.count == network.classes
+            && zip(shapes, pairs).allSatisfy { s, p in
+                s.rows == p.rows && s.columns == p.columns && p.a.count == rank * p.columns && p.b.count == p.rows * rank
+            }
     }
 
     /// How many numbers the change holds.
@@ -86,11 +124,16 @@ struct LSTMAdapter: Sendable, Equatable {
 }
 
 /// Adam on the mean CTC loss of the examples (each divided by its text's length, as PyTorch's `CTCLoss(reduction:
-/// "mean")`) plus the adapter's penalty: the prototype's `learn`. Deterministic (a fixed order). Internal.
+/// "mean")`) plus the adapter's penalty: the prototype's `learn`. With ``minibatch`` > 0 each step reads that many
+/// examples, consecutive slices of one shuffled order drawn from ``seed`` (reshuffled when it runs out), as the
+/// prototype's `--minibatch`. Deterministic. Internal.
 struct LSTMAdapterTraining: Sendable {
     var steps = 40
     var learningRate: Float = 0.01
     var penalty: Float = 0.1
+    /// Examples per step; 0 for all of them.
+    var minibatch = 0
+    var seed: UInt64 = 41
 
     struct Example: Sendable {
         var features: FeatureMatrix
@@ -110,7 +153,9 @@ struct LSTMAdapterTraining: Sendable {
             let w = 1 / Float(e.labels.count)
             loss += l / Double(e.labels.count)
             n += 1
-            for (k, dw) in LSTMAdapter.weightGradients(g).enumerated() { for i in dw.indices { sum[k][i] += w * dw[i] } }
+            for (k, dw) in LSTMAdapter.weightGradients(g).enumerated() {
+                sum[k].withUnsafeMutableBufferPointer { s in dw.withUnsafeBufferPointer { d in for i in 0..<d.count { s[i] += w * d[i] } } }
+            }
             for i in biasSum.indices { biasSum[i] += w * g.headBias[i] }
         }
         let scale: Float = n > 0 ? 1 / Float(n) : 0
@@ -119,10 +164,16 @@ struct LSTMAdapterTraining: Sendable {
         for (k, p) in adapter.pairs.enumerated() {
             let ba = p.product
             var dw = sum[k]
-            for i in dw.indices {
-                dw[i] = dw[i] * scale + 2 * penalty * ba[i]
-                value += Double(penalty * ba[i] * ba[i])
+            var squares = 0.0
+            dw.withUnsafeMutableBufferPointer { d in
+                ba.withUnsafeBufferPointer { b in
+                    for i in 0..<d.count {
+                        d[i] = d[i] * scale + 2 * penalty * b[i]
+                        squares += Double(b[i] * b[i])
+                    }
+                }
             }
+            value += Double(penalty) * squares
             let r = adapter.rank
             var da = [Float](repeating: 0, count: r * p.columns), db = [Float](repeating: 0, count: p.rows * r)
             dw.withUnsafeBufferPointer { d in
@@ -155,13 +206,33 @@ struct LSTMAdapterTraining: Sendable {
         var params = Self.flatten(start)
         var m = [Float](repeating: 0, count: params.count), v = m
         var current = start
+        var rng = SplitMix64(seed: seed)
+        var order: [Int] = []
         for step in 1...steps {
-            let g = Self.flatten(objective(current, base: base, examples).gradient)
+            var batch = examples
+            if minibatch > 0, minibatch < examples.count {
+                if order.count < minibatch {
+                    order = Array(examples.indices)
+                    for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, Int(rng.next() % UInt64(i + 1))) }
+                }
+                batch = order.prefix(minibatch).sorted().map { examples[$0] }
+                order.removeFirst(minibatch)
+            }
+            let g = Self.flatten(objective(current, base: base, batch).gradient)
             let c1 = 1 - powf(0.9, Float(step)), c2 = 1 - powf(0.999, Float(step))
-            for i in params.indices {
-                m[i] = 0.9 * m[i] + 0.1 * g[i]
-                v[i] = 0.999 * v[i] + 0.001 * g[i] * g[i]
-                params[i] -= learningRate * (m[i] / c1) / ((v[i] / c2).squareRoot() + 1e-8)
+            let lr = learningRate
+            params.withUnsafeMutableBufferPointer { p in
+                m.withUnsafeMutableBufferPointer { m in
+                    v.withUnsafeMutableBufferPointer { v in
+                        g.withUnsafeBufferPointer { g in
+                            for i in 0..<p.count {
+                                m[i] = 0.9 * m[i] + 0.1 * g[i]
+                                v[i] = 0.999 * v[i] + 0.001 * g[i] * g[i]
+                                p[i] -= lr * (m[i] / c1) / ((v[i] / c2).squareRoot() + 1e-8)
+                            }
+                        }
+                    }
+                }
             }
             current = Self.unflatten(params, like: current)
         }

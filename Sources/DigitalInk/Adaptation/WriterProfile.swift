@@ -4,10 +4,12 @@ import Foundation
 /// small file the app owns (``data()``, at most ``maxDataSize`` bytes).
 ///
 /// A profile is made for one network (it records the SHA-256 of the weights file) and refuses to apply to
-/// another. It holds a low-rank change to the network's output layer (rank 8 for the Latin networks), learned by a few CTC
-/// gradient steps on the confirmed pairs with the rest of the network frozen, and is applied once it has
-/// learned from ``minimumPairs`` pairs: measured on held-out UNIPEN writers, fewer made as many writers worse as
-/// better (`Docs/personalization.md`).
+/// another. It holds a low-rank change beside every weight of the network (rank 8 beside each LSTM weight, both
+/// directions of every layer, and beside the output layer, with a change to the output's bias), learned by a few
+/// CTC gradient steps through the whole network (backpropagation through time) on the confirmed pairs; where that
+/// change does not fit in ``maxDataSize`` (a network of thousands of classes) a change to the output layer alone.
+/// It is applied once it has learned from ``minimumPairs`` pairs: measured on held-out UNIPEN writers, fewer made
+/// as many writers worse as better (`Docs/personalization.md`).
 ///
 /// ```swift
 /// let profile = try await WriterProfile(for: recognizer)
@@ -18,7 +20,8 @@ import Foundation
 ///
 /// A reference type, safe to share: recognitions take a snapshot of the adaptation when they start (a page, one
 /// for all its lines), learning runs one call at a time and replaces the adaptation when it ends. Recognition
-/// with a profile is deterministic: the same profile and ink give the same result.
+/// with a profile is deterministic: the same profile and ink give the same result, and runs in the same kernels
+/// as without one (the change is folded into the weights once, when learning ends or the profile is first used).
 public final class WriterProfile: Sendable {
     /// The largest profile ``data()`` writes or ``init(data:for:)`` reads: 256 KB.
     public static let maxDataSize = 262_144
@@ -33,22 +36,41 @@ public final class WriterProfile: Sendable {
     public let minimumPairs: Int
     /// The recognizer that learning reads the pairs with (nil for a profile restored only to be applied).
     let recognizer: DigitalInkRecognizer?
+    /// Adam steps per `learn` call (nil: `LearningSettings` or `NetworkLearningSettings`).
+    let steps: Int?
+
+    /// What a profile changes.
+    enum Change: Sendable, Equatable {
+        /// The output layer alone (profiles of version 1, and networks too wide for the other).
+        case head(HeadAdapter)
+        /// Every weight (`LSTMAdapter`).
+        case network(LSTMAdapter)
+    }
 
     struct State: Sendable {
-        var adapter: HeadAdapter
+        var change: Change
         var pairsLearned: Int
+        /// Bumped by every `learn`: the folded network below is for this generation of the change.
+        var generation = 0
+        /// The network with a `Change/network(_:)` change folded in and quantized (nil until built).
+        var folded: (generation: Int, network: RecognitionNetwork)? = nil
     }
     let state: LockedState<State>
-    /// The examples learned from (head inputs, log-probabilities, labels), the most recent ``maxKeptPairs``;
-    /// held while a `learn` call runs, so that calls run one at a time.
-    let examples = LockedState<[HeadExample]>([])
+    /// The examples learned from, the most recent ``maxKeptPairs``; held while a `learn` call runs, so that
+    /// calls run one at a time.
+    struct Kept: Sendable {
+        var head: [HeadExample] = []
+        var network: [LSTMAdapterTraining.Example] = []
+    }
+    let examples = LockedState<Kept>(Kept())
 
-    init(networkDigest: String, minimumPairs: Int, adapter: HeadAdapter, pairsLearned: Int,
-         recognizer: DigitalInkRecognizer?) {
+    init(networkDigest: String, minimumPairs: Int, change: Change, pairsLearned: Int, recognizer: DigitalInkRecognizer?,
+         steps: Int? = nil) {
         self.networkDigest = networkDigest
         self.minimumPairs = minimumPairs
         self.recognizer = recognizer
-        self.state = LockedState(State(adapter: adapter, pairsLearned: pairsLearned))
+        self.steps = steps
+        self.state = LockedState(State(change: change, pairsLearned: pairsLearned))
     }
 
     /// A new, empty profile for `recognizer`'s network (which it loads if needed).
@@ -57,18 +79,40 @@ public final class WriterProfile: Sendable {
     ///   model (shapes), a `minimumPairs` below 0, or a network too wide for a profile of ``maxDataSize`` bytes.
     public convenience init(for recognizer: DigitalInkRecognizer,
                             minimumPairs: Int = WriterProfile.defaultMinimumPairs) async throws(DigitalInkError) {
+        try await self.init(for: recognizer, minimumPairs: minimumPairs, adapting: nil)
+    }
+
+    /// A new profile that adapts `kind` (nil: every weight where that fits in ``maxDataSize``, else the output
+    /// layer) with `steps` Adam steps per `learn` call (nil: the settings measured): how the evaluation compares
+    /// them, and how tests learn quickly. A `kind` that does not fit is an error.
+    @_spi(Engine) public convenience init(for recognizer: DigitalInkRecognizer, minimumPairs: Int,
+                                          adapting kind: _WriterProfileKind?, steps: Int? = nil) async throws(DigitalInkError) {
         guard minimumPairs >= 0 else {
             throw .invalidOption(name: "minimumPairs", reason: "\(minimumPairs) is negative")
         }
+        if let steps, !(1...1000).contains(steps) { throw .invalidOption(name: "steps", reason: "\(steps) is outside 1...1000") }
         let model = try await recognizer.loadedModel()
         let shape = try Self.headShape(of: model)
-        let rank = Self.rank(inputs: shape.inputs, classes: shape.classes)
-        guard rank > 0 else {
-            throw .invalidOption(name: "writerProfile", reason: "a network of \(shape.classes) classes does not fit in a profile of \(Self.maxDataSize) bytes")
+        var change: Change? = nil
+        if kind != .head {
+            let c = model.configuration.network
+            let adapter = LSTMAdapter(shapes: LSTMAdapter.shapes(of: c), classes: c.numClasses, rank: 8)
+            let size = WriterProfileFormat.size(of: adapter)
+            if size <= Self.maxDataSize, (c.head ?? .ctc) == .ctc {
+                change = .network(adapter)
+            } else if kind == .network {
+                throw .invalidOption(name: "writerProfile", reason: "a change to every weight of this network takes \(size) bytes, more than \(Self.maxDataSize)")
+            }
         }
-        self.init(networkDigest: try model.networkDigest(), minimumPairs: minimumPairs,
-                  adapter: HeadAdapter(rank: rank, inputs: shape.inputs, classes: shape.classes),
-                  pairsLearned: 0, recognizer: recognizer)
+        if change == nil {
+            let rank = Self.rank(inputs: shape.inputs, classes: shape.classes)
+            guard rank > 0 else {
+                throw .invalidOption(name: "writerProfile", reason: "a network of \(shape.classes) classes does not fit in a profile of \(Self.maxDataSize) bytes")
+            }
+            change = .head(HeadAdapter(rank: rank, inputs: shape.inputs, classes: shape.classes))
+        }
+        self.init(networkDigest: try model.networkDigest(), minimumPairs: minimumPairs, change: change!,
+                  pairsLearned: 0, recognizer: recognizer, steps: steps)
     }
 
     /// How many confirmed pairs the profile has learned from (over its whole life, also before it was saved).
@@ -77,16 +121,23 @@ public final class WriterProfile: Sendable {
     /// Whether recognitions with this profile are changed by it (``pairsLearned`` ≥ ``minimumPairs``).
     public var isActive: Bool { pairsLearned >= minimumPairs }
 
+    /// What the profile adapts.
+    @_spi(Engine) public var _kind: _WriterProfileKind {
+        state.withLock { if case .head = $0.change { .head } else { .network } }
+    }
+
     /// Learns from `pairs`, each an ink and the text the writer meant (a reading they kept or corrected): the
     /// pairs join the ones kept from earlier calls (the most recent ``maxKeptPairs``), and the adaptation takes
-    /// 50 Adam steps on their CTC loss from where it stands.
+    /// 40 Adam steps of 10 pairs each on their CTC loss from where it stands (50 steps on all of them for a profile that
+    /// changes the output layer alone).
     ///
     /// - Throws: ``DigitalInkError/invalidOption(name:reason:)`` for a profile restored without a recognizer,
     ///   a recognizer of another network, a text with a character the model does not read or an empty text;
     ///   ``DigitalInkError/invalidInk(_:)`` for an invalid ink; `CancellationError` when cancelled before it
     ///   starts.
-    /// - Complexity: one network pass per new ink, then O(steps · kept frames · rank · (inputs + classes)); 50
-    ///   words take well under a second on one core (`Benchmarks`).
+    /// - Complexity: one network pass per new ink, then for a change to every weight O(steps · examples per step
+    ///   · frames · weights) (forward and backward through time; `Benchmarks`, stage `backprop`), for a change to
+    ///   the output layer O(steps · kept frames · rank · (inputs + classes)).
     public func learn(from pairs: [(Ink, String)]) async throws {
         guard let recognizer else {
             throw DigitalInkError.invalidOption(name: "writerProfile", reason: "restored without a recognizer: it can be applied but not taught (WriterProfile(data:for:))")
@@ -96,17 +147,43 @@ public final class WriterProfile: Sendable {
             throw DigitalInkError.invalidOption(name: "writerProfile", reason: "made for another network (\(networkDigest.prefix(12))…), not this recognizer's")
         }
         for (ink, _) in pairs { try ink.validate(timestamps: recognizer.options.timestampValidation) }
-        let settings = LearningSettings()
         try await recognizer.pool.runCancellable { () throws(DigitalInkError) in
-            let fresh = try pairs.map { (ink, text) throws(DigitalInkError) in try HeadExample(ink: ink, text: text, model: model) }
-            try self.examples.withLock { (kept: inout [HeadExample]) throws(DigitalInkError) in
-                kept.append(contentsOf: fresh.compactMap { $0 })
-                if kept.count > Self.maxKeptPairs { kept.removeFirst(kept.count - Self.maxKeptPairs) }
-                let start = self.state.withLock { $0.adapter }
-                let learned = HeadAdapterTraining(settings: settings).fit(start, to: kept)
-                self.state.withLock { state in
-                    state.adapter = learned
-                    state.pairsLearned += pairs.count
+            try self.examples.withLock { (kept: inout Kept) throws(DigitalInkError) in
+                let start = self.state.withLock { $0.change }
+                switch start {
+                case .head(let adapter):
+                    let fresh = try pairs.map { (ink, text) throws(DigitalInkError) in try HeadExample(ink: ink, text: text, model: model) }
+                    kept.head.append(contentsOf: fresh.compactMap { $0 })
+                    if kept.head.count > Self.maxKeptPairs { kept.head.removeFirst(kept.head.count - Self.maxKeptPairs) }
+                    var settings = LearningSettings()
+                    if let steps = self.steps { settings.steps = steps }
+                    let learned = HeadAdapterTraining(settings: settings).fit(adapter, to: kept.head)
+                    self.state.withLock { state in
+                        state.change = .head(learned)
+                        state.pairsLearned += pairs.count
+                        state.generation += 1
+                    }
+                case .network(let adapter):
+                    let fresh = try pairs.map { (ink, text) throws(DigitalInkError) in
+                        try LSTMAdapterTraining.Example(ink: ink, text: text, model: model)
+                    }
+                    kept.network.append(contentsOf: fresh.compactMap { $0 })
+                    if kept.network.count > Self.maxKeptPairs { kept.network.removeFirst(kept.network.count - Self.maxKeptPairs) }
+                    let base = try Self.floatNetwork(of: model)
+                    guard adapter.fits(base) else {
+                        throw .invalidOption(name: "writerProfile", reason: "its change (\(adapter.pairs.count) weights) does not fit this network's shapes")
+                    }
+                    var training = NetworkLearningSettings().training
+                    if let steps = self.steps { training.steps = steps }
+                    let learned = training.fit(adapter, base: base, to: kept.network)
+                    let folded = try learned.applied(to: base).engineNetwork(configuration: model.configuration.network,
+                                                                             compute: model.compute)
+                    self.state.withLock { state in
+                        state.change = .network(learned)
+                        state.pairsLearned += pairs.count
+                        state.generation += 1
+                        state.folded = (state.generation, folded)
+                    }
                 }
             }
         }
@@ -118,16 +195,31 @@ public final class WriterProfile: Sendable {
     }
 
     /// The adaptation to apply to `model`'s output now: nil while the profile is not ``isActive``; throws when
-    /// the profile was made for another network.
-    func adapter(for model: LoadedModel) throws(DigitalInkError) -> HeadAdapter? {
+    /// the profile was made for another network (or its change does not fit the network's shapes).
+    func adaptation(for model: LoadedModel) throws(DigitalInkError) -> WriterAdaptation? {
         guard model.configuration.modelKind == .text else { return nil }
         guard try model.networkDigest() == networkDigest else {
             throw .invalidOption(name: "writerProfile", reason: "made for another network (\(networkDigest.prefix(12))…), not this model's \(model.configuration.network.weights)")
         }
-        let s = state.withLock { $0 }
-        guard s.pairsLearned >= minimumPairs, s.adapter.inputs == model.network.headInputs,
-              s.adapter.classes == model.configuration.network.numClasses else { return nil }
-        return s.adapter
+        let s = state.withLock { ($0.change, $0.pairsLearned, $0.generation, $0.folded) }
+        guard s.1 >= minimumPairs else { return nil }
+        switch s.0 {
+        case .head(let adapter):
+            guard adapter.inputs == model.network.headInputs, adapter.classes == model.configuration.network.numClasses else {
+                throw .invalidOption(name: "writerProfile", reason: "its change to the output layer (\(adapter.inputs) inputs, \(adapter.classes) classes) does not fit this network's")
+            }
+            return .head(adapter)
+        case .network(let adapter):
+            if let folded = s.3, folded.generation == s.2 { return .network(folded.network) }
+            // A restored profile: fold the change into the weights once.
+            let base = try Self.floatNetwork(of: model)
+            guard adapter.fits(base) else {
+                throw .invalidOption(name: "writerProfile", reason: "its change (\(adapter.pairs.count) weights) does not fit this network's shapes")
+            }
+            let network = try adapter.applied(to: base).engineNetwork(configuration: model.configuration.network, compute: model.compute)
+            state.withLock { if $0.generation == s.2 { $0.folded = (s.2, network) } }
+            return .network(network)
+        }
     }
 
     /// The head's input width and classes of a text model.
@@ -138,6 +230,11 @@ public final class WriterProfile: Sendable {
         return (model.network.headInputs, model.configuration.network.numClasses)
     }
 
+    /// `model`'s network as float matrices (what a change to every weight is learned on and folded into).
+    static func floatNetwork(of model: LoadedModel) throws(DigitalInkError) -> _FloatLSTMNetwork {
+        try _FloatLSTMNetwork(configuration: model.configuration.network, weightsURL: model.weightsURL)
+    }
+
     /// The largest rank, at most 8, whose profile fits in ``maxDataSize`` (0 when none does).
     static func rank(inputs: Int, classes: Int) -> Int {
         let floats = (maxDataSize - WriterProfileFormat.headerSize) / 4 - classes
@@ -145,8 +242,26 @@ public final class WriterProfile: Sendable {
     }
 }
 
-/// How a ``WriterProfile`` learns: chosen on six held-out UNIPEN writers that no reported figure uses
-/// (`Docs/personalization.md`).
+/// What a profile adapts (`WriterProfile.init(for:minimumPairs:adapting:steps:)`).
+@_spi(Engine) public enum _WriterProfileKind: String, Sendable, CaseIterable {
+    /// A rank-8 change beside every weight (`LSTMAdapter`).
+    case network
+    /// A rank-8 change beside the output layer and its bias (`HeadAdapter`).
+    case head
+}
+
+/// A profile's change as a recognition applies it: a network of its own (every weight changed, folded and quantized)
+/// or a change to the shared network's output. Internal.
+enum WriterAdaptation: Sendable {
+    case head(HeadAdapter)
+    case network(RecognitionNetwork)
+
+    var head: HeadAdapter? { if case .head(let h) = self { h } else { nil } }
+    var network: RecognitionNetwork? { if case .network(let n) = self { n } else { nil } }
+}
+
+/// How a ``WriterProfile`` learns a change to the output layer: chosen on six held-out UNIPEN writers that no
+/// reported figure uses (`Docs/personalization.md`).
 struct LearningSettings: Sendable {
     /// Adam steps per `learn` call.
     var steps = 50
@@ -154,4 +269,10 @@ struct LearningSettings: Sendable {
     var learningRate = 0.03
     /// λ of the penalty λ (‖B A‖² + ‖d‖²).
     var penalty = 0.3
+}
+
+/// How a ``WriterProfile`` learns a change to every weight: the PyTorch prototype's settings (`loraall`), chosen on
+/// the six tuning writers (`Docs/personalization.md`).
+struct NetworkLearningSettings: Sendable {
+    var training = LSTMAdapterTraining(steps: 40, learningRate: 0.01, penalty: 0.1, minibatch: 10)
 }

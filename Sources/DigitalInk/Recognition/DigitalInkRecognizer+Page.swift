@@ -82,7 +82,7 @@ extension DigitalInkRecognizer {
         }
         let options = self.options
         let pool = self.pool
-        let adapter = try options.writerProfile?.adapter(for: model)  // one snapshot for the whole page
+        let adaptation = try options.writerProfile?.adaptation(for: model)  // one snapshot for the whole page
         let direction = model.configuration.writingDirection
         let lines = try await pool.runCancellable { () throws(DigitalInkError) in try LineSegmenter(direction: direction).lines(of: ink) }
         let inks = lines.map { line in Ink(strokes: line.strokeIndices.map { ink.strokes[$0] }) }
@@ -102,7 +102,7 @@ extension DigitalInkRecognizer {
                 group.addTask {
                     do {
                         return (k, .success(try await pool.runCancellable { () throws(DigitalInkError) in
-                            try LinePipeline(model: model, options: options, adapter: adapter).read(lineInk)
+                            try LinePipeline(model: model, options: options, adaptation: adaptation).read(lineInk)
                         }))
                     } catch {
                         return (k, .failure(error))

@@ -142,8 +142,8 @@ public final class DigitalInkRecognizer: Sendable {
     /// read the ink's stretched copies) → alignment.
     static func recognize(_ ink: Ink, context: RecognitionContext, model: LoadedModel,
                           options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> DigitalInkRecognitionResult {
-        let adapter = try options.writerProfile?.adapter(for: model)
-        return try LinePipeline(model: model, options: options, adapter: adapter).recognize(ink, context: context)
+        let adaptation = try options.writerProfile?.adaptation(for: model)
+        return try LinePipeline(model: model, options: options, adaptation: adaptation).recognize(ink, context: context)
     }
 
     /// The loaded model (loading it on first use).

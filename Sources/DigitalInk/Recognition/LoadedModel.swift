@@ -21,7 +21,9 @@ struct LoadedModel: Sendable {
     let decoder: any CandidateDecoding
     /// The network's weights file.
     let weightsURL: URL
-    /// Its SHA-256, computed the first time a ``WriterProfile`` asks (``networkDigest()``).
+    /// How the network runs (a writer profile's own network runs the same way).
+    let compute: ComputeOptions
+    /// The weights file's SHA-256, computed the first time a ``WriterProfile`` asks (``networkDigest()``).
     private let digest = LockedState<String?>(nil)
 
     /// The lower-case hexadecimal SHA-256 of the network's weights file: what a ``WriterProfile`` is bound to.
@@ -48,6 +50,7 @@ struct LoadedModel: Sendable {
         let languageModelURL = try config.decoder?.languageModel.map { (lm) throws(DigitalInkError) in try Self.checkInside(directory, lm) }
         self.directory = directory
         self.weightsURL = weightsURL
+        self.compute = compute
         self.configuration = config
         self.features = FeatureExtractor(config.features)
         self.network = try RecognitionNetwork(configuration: config.network,

@@ -7,16 +7,16 @@
 struct LinePipeline: Sendable {
     let model: LoadedModel
     let options: DigitalInkRecognizerOptions
-    /// The writer's adaptation of the network's head (``WriterProfile``), nil for none.
-    var adapter: HeadAdapter? = nil
+    /// The writer's adaptation of the network (``WriterProfile``), nil for none.
+    var adaptation: WriterAdaptation? = nil
 
     /// The features and network stages.
-    var reader: NetworkReader { NetworkReader(model: model, adapter: adapter) }
+    var reader: NetworkReader { NetworkReader(model: model, adaptation: adaptation) }
 
     /// Recognizes `ink` alone: the views are read only if the decoder asks (its best candidates are close).
     func recognize(_ ink: Ink, context: RecognitionContext) throws(DigitalInkError) -> DigitalInkRecognitionResult {
         let (output, origins) = try reader.read(ink, writingArea: context.writingArea)
-        let viewReader = ViewReader(model: model, options: options, adapter: adapter)
+        let viewReader = ViewReader(model: model, options: options, adaptation: adaptation)
         let views = InkViews { () throws(DigitalInkError) in
             guard let viewReader else { return [] }
             return try viewReader.outputs(ink, writingArea: context.writingArea)
@@ -29,7 +29,7 @@ struct LinePipeline: Sendable {
     func read(_ ink: Ink) throws(DigitalInkError) -> LineOutput {
         let (output, origins) = try reader.read(ink, writingArea: nil)
         var views: [FeatureMatrix] = []
-        if output.rows > 0, let viewReader = ViewReader(model: model, options: options, adapter: adapter) {
+        if output.rows > 0, let viewReader = ViewReader(model: model, options: options, adaptation: adaptation) {
             views = try viewReader.outputs(ink, writingArea: nil)
         }
         return LineOutput(network: output, origins: origins, views: views)

@@ -12,12 +12,14 @@ struct NetworkReader: Sendable {
     /// A writer's change to the head (``WriterProfile``), applied to a text model's output; nil for none.
     let adapter: HeadAdapter?
 
-    init(model: LoadedModel, adapter: HeadAdapter? = nil) {
+    /// The stages of `model`, with a writer's `adaptation` (``WriterProfile``): a network of the writer's own
+    /// in place of the model's, or a change to a text model's output.
+    init(model: LoadedModel, adaptation: WriterAdaptation? = nil) {
         features = model.features
-        network = model.network
         readsText = model.configuration.modelKind == .text
+        network = (readsText ? adaptation?.network : nil) ?? model.network
         weightsFile = model.configuration.network.weights
-        self.adapter = readsText ? adapter : nil
+        self.adapter = readsText ? adaptation?.head : nil
     }
 
     /// The log-probabilities for `ink` (0 rows for an ink without points) and, for a text model when

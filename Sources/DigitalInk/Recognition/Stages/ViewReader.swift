@@ -7,9 +7,9 @@ struct ViewReader: Sendable {
     let stretches: [Double]
 
     /// The views of a recognition with `options` (nil where the model does not rescore with views).
-    init?(model: LoadedModel, options: DigitalInkRecognizerOptions, adapter: HeadAdapter? = nil) {
+    init?(model: LoadedModel, options: DigitalInkRecognizerOptions, adaptation: WriterAdaptation? = nil) {
         guard let rescoring = model.configuration.viewRescoring(options: options) else { return nil }
-        self.init(reader: NetworkReader(model: model, adapter: adapter), stretches: rescoring.stretches)
+        self.init(reader: NetworkReader(model: model, adaptation: adaptation), stretches: rescoring.stretches)
     }
 
     init(reader: NetworkReader, stretches: [Double]) {

@@ -56,10 +56,12 @@ from inkrec_training.paths import ROOT
 POOL = 50
 
 
-def tuning_writers(min_words: int = 60) -> dict:
+def tuning_writers(min_words: int = 60, reported: bool = False) -> dict:
+    """The six tuning writers; with ``reported``, instead the 20 writers the evaluation reports (to measure settings
+    already chosen, never to choose them)."""
     by = collections.OrderedDict()
     for it in data.load("words"):
-        if splits.is_validation_writer(it.writer) and tuning_writer(it.writer):
+        if splits.is_validation_writer(it.writer) and tuning_writer(it.writer) != reported:
             by.setdefault(it.writer, []).append(it)
     return {w: items for w, items in by.items() if len(items) >= min_words}
 
@@ -169,15 +171,80 @@ class Adapted(nn.Module):
         return total
 
 
-def learn(model: Adapted, batch: Batch, steps: int, lr: float, weight: float) -> None:
+class Competitors:
+    """For each learned word, the texts the decoder weighs against each other (the engine's best ``n`` readings
+    with the shipped network, and the word itself) and each text's fixed part of the decoder's score: its language
+    model and length terms, ``lmWeight · log P_LM(text) + insertionBonus · length + endWeight · log P_LM(end | text)``
+    (``CTCPrefixBeamSearch``). A text's decoder score with an adapted network is its CTC log-likelihood plus that part."""
+
+    def __init__(self, items, model_dir: str, cfg, symbol, n: int, tmp: str):
+        from inkrec_training import engine, lm as lmmod
+        dec = cfg["decoder"]
+        ngram = lmmod.read_file(os.path.join(model_dir, dec["languageModel"]))
+        index = {c: i + 1 for i, c in enumerate(ngram.alphabet)}
+        def fixed(text: str) -> float:
+            ids = [0] + [index[c] for c in text if c in index]
+            lm = sum(ngram.logprob(ids[max(0, i - ngram.order + 1):i], ids[i]) for i in range(1, len(ids)))
+            end = ngram.logprob(ids[-(ngram.order - 1):], index[" "])
+            return dec["lmWeight"] * lm + dec["insertionBonus"] * len(text) + dec.get("endWeight", 0) * end
+        answers = engine.candidate_lists(engine.recognize_items(engine.binary(), model_dir, items, ["--no-segments"], max_results=n))
+        self.item, self.truth, tg, self.fixed = [], [], [], []
+        for b, it in enumerate(items):
+            texts = [it.label] + [t for t, _, _ in answers.get(it.id, []) if t != it.label and t and all(c in symbol for c in t)]
+            for j, t in enumerate(texts[:n + 1]):
+                self.item.append(b)
+                self.truth.append(j == 0)
+                tg.append([symbol[c] for c in t])
+                self.fixed.append(fixed(t))
+        self.item = torch.tensor(self.item)
+        self.truth = torch.tensor(self.truth)
+        self.fixed = torch.tensor(self.fixed, dtype=torch.float32)
+        self.target_lengths = torch.tensor([len(t) for t in tg])
+        self.targets = torch.tensor([s for t in tg for s in t], dtype=torch.long)
+        self.words = len(items)
+
+    def loss(self, lp, lens) -> torch.Tensor:
+        """Mean over the words of −log P(word | the competitors), the decoder's scores as logits."""
+        ll = -nn.functional.ctc_loss(lp.transpose(0, 1)[:, self.item], self.targets, lens[self.item], self.target_lengths,
+                                     blank=0, reduction="none", zero_infinity=True)
+        score = ll + self.fixed
+        total = torch.zeros(())
+        for b in range(self.words):
+            m = self.item == b
+            total = total + torch.logsumexp(score[m], 0) - score[m & self.truth].sum()
+        return total / self.words
+
+
+def learn(model: Adapted, batch: Batch, steps: int, lr: float, weight: float,
+          competitors: Competitors | None = None, mmi: float = 0.0, minibatch: int = 0, seed: int = 0) -> None:
+    """Adam on the mean CTC loss per character plus ``weight`` times the penalty; with ``minibatch`` > 0 each step
+    sees that many of the words (consecutive slices of one shuffled order, reshuffled each pass)."""
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.Adam(params, lr=lr)
     ctc = nn.CTCLoss(blank=0, reduction="mean", zero_infinity=True)
     model.net.train(False)
+    n = len(batch.target_lengths)
+    rng = random.Random(seed)
+    order: list[int] = []
+    starts = torch.cumsum(batch.target_lengths, 0) - batch.target_lengths
     for _ in range(steps):
         opt.zero_grad()
+        if 0 < minibatch < n:
+            if len(order) < minibatch:
+                order = list(range(n))
+                rng.shuffle(order)
+            idx, order = sorted(order[:minibatch]), order[minibatch:]
+            it = torch.tensor(idx)
+            tg = torch.cat([batch.targets[int(starts[i]):int(starts[i] + batch.target_lengths[i])] for i in idx])
+            lp, lens = model(batch.x[it], batch.lengths[it])
+            loss = ctc(lp.transpose(0, 1), tg, lens, batch.target_lengths[it]) + weight * model.penalty()
+            loss.backward()
+            opt.step()
+            continue
         lp, lens = model(batch.x, batch.lengths)
         loss = ctc(lp.transpose(0, 1), batch.targets, lens, batch.target_lengths) + weight * model.penalty()
+        if competitors is not None and mmi > 0:
+            loss = loss + mmi * competitors.loss(lp, lens)
         loss.backward()
         opt.step()
 
@@ -250,6 +317,12 @@ def main(argv=None):
     ap.add_argument("--augment", type=int, default=0, help="distorted copies of each learned word")
     ap.add_argument("--engine", action="store_true", help="also read each writer through inkrec with the adapted weights")
     ap.add_argument("--lm-weight", type=float, help="with --engine: the adapted models' LM weight (the shipped one's otherwise)")
+    ap.add_argument("--mmi", type=float, default=0.0,
+                    help="add this weight times the decoder-aware loss (Competitors: each word against the engine's best readings)")
+    ap.add_argument("--competitors", type=int, default=16, help="with --mmi: the engine's readings per word")
+    ap.add_argument("--minibatch", type=int, default=0, help="words per step (0: all of them)")
+    ap.add_argument("--reported", action="store_true",
+                    help="the 20 reported writers instead of the six tuning ones: measures chosen settings, chooses nothing")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     for s in args.set:
@@ -259,8 +332,8 @@ def main(argv=None):
     net.eval()
     labels = cfg["labels"]
     symbol = {c: i + 1 for i, c in enumerate(labels)}
-    writers = tuning_writers()
-    print(f"{len(writers)} tuning writers: " + ", ".join(f"{w} ({len(v)})" for w, v in writers.items()), flush=True)
+    writers = tuning_writers(reported=args.reported)
+    print(f"{len(writers)} {'reported' if args.reported else 'tuning'} writers: " + ", ".join(f"{w} ({len(v)})" for w, v in writers.items()), flush=True)
     tests = {w: Batch(items[POOL:], cfg, symbol) for w, items in writers.items()}
     base = {}
     with torch.no_grad():
@@ -288,7 +361,9 @@ def main(argv=None):
                 net.eval()
                 model = Adapted(net, method)
                 t = time.time()
-                learn(model, Batch(augmented(items[:K], args.augment, zlib.crc32(w.encode())), cfg, symbol), steps, lr, weight)
+                comp = Competitors(items[:K], args.model, cfg, symbol, args.competitors, tmp) if args.mmi > 0 else None
+                learn(model, Batch(augmented(items[:K], args.augment, zlib.crc32(w.encode())), cfg, symbol), steps, lr, weight,
+                      comp, args.mmi, args.minibatch, zlib.crc32(w.encode()))
                 seconds.append(time.time() - t)
                 with torch.no_grad():
                     lp, lens = model(tests[w].x, tests[w].lengths)
@@ -301,7 +376,7 @@ def main(argv=None):
                     ebetter += es[0] > engine_base[w][0]
                     eworse += es[0] < engine_base[w][0]
                     etot = [a + b for a, b in zip(etot, es)]
-            print(f"K={K} {method} ({steps} steps, lr {lr}, penalty {weight}, augment {args.augment}): words {100 * tot[0] / n:.2f}% "
+            print(f"K={K} {method} ({steps} steps, lr {lr}, penalty {weight}, augment {args.augment}, mmi {args.mmi}, minibatch {args.minibatch}): words {100 * tot[0] / n:.2f}% "
                   f"(WER {100 * (1 - tot[0] / n):.2f} vs {100 * (1 - ok / n):.2f}: "
                   f"{100 * ((1 - tot[0] / n) / (1 - ok / n) - 1):+.1f}%) CER {100 * tot[1] / tot[2]:.2f}% "
                   f"better/worse {better}/{worse}, {np.median(seconds):.1f} s a writer", flush=True)

@@ -3,12 +3,15 @@
 
     python3 -m inkrec_training latin evaluate adaptation                 # en-US, K = 10, 20, 50
     python3 -m inkrec_training latin evaluate adaptation --json /tmp/adapt.json
+    python3 -m inkrec_training latin evaluate adaptation --adapt head    # the output layer alone
 
 Protocol: every held-out UNIPEN writer (``splits.is_validation_writer``) with at least ``--min-words`` (60) English
 words, in the data's order (their writing order). A profile learns from the writer's first K words (``inkrec adapt
 --minimum-pairs 0``); the words after the first 50 are read with and without it, so every K is scored on the same
 words. Reported: word accuracy and CER pooled over the words and per writer, and the cross-writer cost (each
-writer's K = 50 profile applied to the next writer's words). Beside the profile, the other adaptation the
+writer's K = 50 profile applied to the next writer's words). Lines, for the held-out writers with at least
+``--min-lines`` (40) lines of text: a profile learns from the first K = 5, 10, 20 lines and the lines after the
+20th are read; word error rate (word-level edits) and CER. Beside the profile, the other adaptation the
 library has: the K words as a user dictionary (``--vocabulary``, boosted as hints are), alone (``dictK``) and
 with the profile (``bothK``). Six writers (``tuning_writer``: a stable hash) chose the
 learning settings (``LearningSettings`` in Swift, on a PyTorch prototype) and are left out of every figure.
@@ -31,6 +34,8 @@ from inkrec_training.paths import ROOT
 
 KS = (10, 20, 50)
 POOL = 50  # the first POOL words may be learned from; the rest are read
+LINE_KS = (5, 10, 20)
+LINE_POOL = 20  # lines: the first LINE_POOL lines may be learned from; the rest are read
 
 
 def tuning_writer(writer: str) -> bool:
@@ -38,12 +43,64 @@ def tuning_writer(writer: str) -> bool:
     return splits.bucket(writer, "adapt41") % 5 == 0
 
 
-def writers_words(min_words: int) -> dict:
+def held_out_writers(kind: str, minimum: int) -> dict:
+    """Held-out writers with at least ``minimum`` items of UNIPEN's ``kind`` (in the data's order), the tuning
+    writers left out."""
     by = collections.OrderedDict()
-    for it in data.load("words"):
+    for it in data.load(kind):
         if splits.is_validation_writer(it.writer):
             by.setdefault(it.writer, []).append(it)
-    return {w: items for w, items in by.items() if len(items) >= min_words and not tuning_writer(w)}
+    return {w: items for w, items in by.items() if len(items) >= minimum and not tuning_writer(w)}
+
+
+def writers_words(min_words: int) -> dict:
+    return held_out_writers("words", min_words)
+
+
+def writers_lines(min_lines: int) -> dict:
+    """Held-out writers with at least ``min_lines`` lines of text (UNIPEN's ``text``)."""
+    return held_out_writers("text", min_lines)
+
+
+def score_lines(items, hyps: dict) -> tuple[int, int, int, int]:
+    """(word errors, words, character errors, characters): the word error rate counts word-level edits."""
+    werr = words = cerr = chars = 0
+    for it in items:
+        h = hyps.get(it.id, "")
+        werr += edit_distance(h.split(), it.label.split())
+        words += len(it.label.split())
+        cerr += edit_distance(h, it.label)
+        chars += len(it.label)
+    return werr, words, cerr, chars
+
+
+def evaluate_lines(inkrec: str, model: str, writers: dict, tmp: str) -> dict:
+    """The lines protocol: a profile learns from a writer's first K lines (``LINE_KS``) and the lines after the
+    first ``LINE_POOL`` are read with and without it. Word error rate (word-level edits) and CER, per writer and
+    pooled."""
+    rows, pooled = {}, collections.defaultdict(lambda: [0, 0, 0, 0])
+    for n, (w, items) in enumerate(writers.items()):
+        test = items[LINE_POOL:]
+        row = {"lines": len(test)}
+        runs = [("base", None)] + [(f"k{K}", K) for K in LINE_KS]
+        for name, K in runs:
+            prof = None
+            if K:
+                prof = os.path.join(tmp, f"lines{n}-k{K}.bin")
+                adapt(inkrec, model, items[:K], os.path.join(tmp, "p.jsonl"), prof)
+            got = score_lines(test, read(inkrec, model, test, os.path.join(tmp, "t.jsonl"), prof))
+            row[name] = {"wer": got[0] / got[1], "cer": got[2] / got[3]}
+            p = pooled[name]
+            for i in range(4):
+                p[i] += got[i]
+        rows[w] = row
+        print(f"{w}: {len(test)} lines, WER {100 * row['base']['wer']:.1f}% → " +
+              ", ".join(f"K={K} {100 * row[f'k{K}']['wer']:.1f}%" for K in LINE_KS), file=sys.stderr)
+    summary = {k: {"wer": v[0] / v[1], "cer": v[2] / v[3], "words": v[1]} for k, v in pooled.items()}
+    for K in LINE_KS:
+        s = summary[f"k{K}"]
+        s["wer_relative_change"] = (s["wer"] - summary["base"]["wer"]) / summary["base"]["wer"]
+    return {"writers": len(rows), "pooled": summary, "per_writer": rows}
 
 
 def score(items, hyps: dict) -> tuple[int, int, int]:
@@ -56,14 +113,18 @@ def score(items, hyps: dict) -> tuple[int, int, int]:
     return ok, errs, chars
 
 
+#: what ``inkrec adapt`` changes (``--adapt``): None for its default (every weight where it fits)
+ADAPT: str | None = None
+
+
 def adapt(inkrec: str, model: str, items, path: str, out: str) -> float:
     """``inkrec adapt`` on ``items`` (their labels as the texts) into ``out``; its wall time in seconds."""
     with open(path, "w") as f:
         for it in items:
             f.write(json.dumps(engine.ink_object(it, text=it.label)) + "\n")
     t = time.time()
-    subprocess.run([inkrec, "adapt", "--model-directory", model, "--pairs", path, "--output", out, "--minimum-pairs", "0"],
-                   check=True, capture_output=True, text=True)
+    subprocess.run([inkrec, "adapt", "--model-directory", model, "--pairs", path, "--output", out, "--minimum-pairs", "0"]
+                   + (["--adapt", ADAPT] if ADAPT else []), check=True, capture_output=True, text=True)
     return time.time() - t
 
 
@@ -77,14 +138,29 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
     ap.add_argument("--min-words", type=int, default=60)
+    ap.add_argument("--min-lines", type=int, default=40)
+    ap.add_argument("--lines-only", action="store_true", help="only the lines protocol")
+    ap.add_argument("--adapt", choices=("network", "head"), help="what the profiles change (inkrec adapt --adapt)")
     ap.add_argument("--inkrec", default=None)
     ap.add_argument("--json")
     ap.add_argument("--picture", help="an SVG of words of the writer the K = 50 profile helped most: read wrong "
                                       "before and right after, and any it broke (Docs/personalization/writer.svg)")
     args = ap.parse_args()
+    global ADAPT
+    ADAPT = args.adapt
     inkrec = args.inkrec or engine.binary()
-    writers = writers_words(args.min_words)
     tmp = tempfile.mkdtemp(prefix="inkrec-adapt-")
+    line_writers = writers_lines(args.min_lines)
+    print(f"lines: {len(line_writers)} writers, {sum(len(v) - LINE_POOL for v in line_writers.values())} lines read",
+          file=sys.stderr)
+    lines = evaluate_lines(inkrec, args.model, line_writers, tmp)
+    print(json.dumps({"lines": {k: lines[k] for k in ("writers", "pooled")}}, indent=1))
+    if args.lines_only:
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"model": os.path.relpath(args.model, ROOT), "lines": lines}, f, indent=1)
+        return
+    writers = writers_words(args.min_words)
     names = list(writers)
     print(f"{len(names)} writers, {sum(len(v) - POOL for v in writers.values())} words read", file=sys.stderr)
     rows, pooled, learn_s = {}, collections.defaultdict(lambda: [0, 0, 0, 0]), []
@@ -137,10 +213,10 @@ def main():
         s = summary[f"k{K}"]
         s["wer_relative_change"] = (s["wer"] - summary["base"]["wer"]) / summary["base"]["wer"]
         s["worst_writer_change"] = min(r[f"k{K}"] - r["base"] for r in rows.values())
-    out = {"model": os.path.relpath(args.model, ROOT), "writers": len(names), "pooled": summary, "per_writer": rows,
+    out = {"model": os.path.relpath(args.model, ROOT), "adapt": args.adapt or "default", "writers": len(names), "pooled": summary, "per_writer": rows,
            "cross_writer": {"mean_change": sum(c["change"] for c in cross) / len(cross),
                             "worst_change": min(c["change"] for c in cross), "pairs": cross},
-           "learn_seconds_k50": {"median": sorted(learn_s)[len(learn_s) // 2], "max": max(learn_s)}}
+           "learn_seconds_k50": {"median": sorted(learn_s)[len(learn_s) // 2], "max": max(learn_s)}, "lines": lines}
     print(json.dumps({k: out[k] for k in ("writers", "pooled", "learn_seconds_k50")}, indent=1))
     print(f"cross-writer: mean {100 * out['cross_writer']['mean_change']:+.2f} pts, worst "
           f"{100 * out['cross_writer']['worst_change']:+.1f}")
