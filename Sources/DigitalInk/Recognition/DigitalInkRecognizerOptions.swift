@@ -35,8 +35,8 @@ public struct DigitalInkRecognizerOptions: Sendable {
     /// recognizer does not use timestamps), or rejected with `.strict`.
     public var timestampValidation: Ink.TimestampValidation = .lenient
     /// A writer's profile (``WriterProfile``): what the recognizer learned of this writer's hand from their
-    /// confirmed readings, applied to the network's output once it has learned from enough pairs; nil for
-    /// none. It must have been made for this recognizer's network (a recognition throws
+    /// confirmed readings (a change to the network's weights, or to its output), applied once it has learned from
+    /// enough pairs; nil for none. It must have been made for this recognizer's network (a recognition throws
     /// ``DigitalInkError/invalidOption(name:reason:)`` otherwise). Ignored by classifiers (shapes).
     public var writerProfile: WriterProfile?
 
