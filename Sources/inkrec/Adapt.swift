@@ -43,7 +43,7 @@ struct Adapt: AsyncParsableCommand {
     var steps: Int?
 
     func validate() throws {
-        if minimumPairs < 0 { throw ValidationError("--minimum-pairs must be 0 or more") }
+        if !(0...Int(UInt32.max)).contains(minimumPairs) { throw ValidationError("--minimum-pairs must be in 0...\(UInt32.max)") }
         if let steps, !(1...1000).contains(steps) { throw ValidationError("--steps must be in 1...1000") }
         if adapt != nil, profile != nil { throw ValidationError("--adapt is for a new profile; an earlier one (--profile) keeps what it changes") }
     }

@@ -272,13 +272,18 @@ struct WriterProfileTests {
         fails(nan, field: "weights")
     }
 
-    @Test("a text with a character the model does not read is a typed error")
+    @Test("a text with a character the model does not read, or a minimum of pairs a profile cannot keep, is a typed error")
     func unknownCharacter() async throws {
         let profile = try await WriterProfile(for: recognizer)
         let ink = try sample("hello.json").ink
         await #expect(throws: DigitalInkError.self) { try await profile.learn(from: [(ink, "héllo✓")]) }
         await #expect(throws: DigitalInkError.self) { try await profile.learn(from: [(ink, "")]) }
         #expect(profile.pairsLearned == 0)
+        // A minimum that data() could not keep in its 32 bits is refused when the profile is made, not a trap later.
+        await #expect(throws: DigitalInkError.self) { _ = try await WriterProfile(for: recognizer, minimumPairs: 5_000_000_000) }
+        await #expect(throws: DigitalInkError.self) { _ = try await WriterProfile(for: recognizer, minimumPairs: -1) }
+        let most = try await WriterProfile(for: recognizer, minimumPairs: Int(UInt32.max), adapting: .head)
+        #expect(try WriterProfile(data: most.data()).minimumPairs == Int(UInt32.max))
     }
 
     @Test("learn and recognize at once on one profile: no data race (make test-tsan), every pair counted")

@@ -76,7 +76,8 @@ public final class WriterProfile: Sendable {
     /// A new, empty profile for `recognizer`'s network (which it loads if needed).
     ///
     /// - Throws: the recognizer's load errors; ``DigitalInkError/invalidOption(name:reason:)`` for a classifier
-    ///   model (shapes), a `minimumPairs` below 0, or a network too wide for a profile of ``maxDataSize`` bytes.
+    ///   model (shapes), a `minimumPairs` below 0 or above 2³² − 1, or a network too wide for a profile of
+    ///   ``maxDataSize`` bytes.
     public convenience init(for recognizer: DigitalInkRecognizer,
                             minimumPairs: Int = WriterProfile.defaultMinimumPairs) async throws(DigitalInkError) {
         try await self.init(for: recognizer, minimumPairs: minimumPairs, adapting: nil)
@@ -89,6 +90,9 @@ public final class WriterProfile: Sendable {
                                           adapting kind: _WriterProfileKind?, steps: Int? = nil) async throws(DigitalInkError) {
         guard minimumPairs >= 0 else {
             throw .invalidOption(name: "minimumPairs", reason: "\(minimumPairs) is negative")
+        }
+        guard minimumPairs <= Int(UInt32.max) else {  // data() keeps it in 32 bits
+            throw .invalidOption(name: "minimumPairs", reason: "\(minimumPairs) is more than \(UInt32.max)")
         }
         if let steps, !(1...1000).contains(steps) { throw .invalidOption(name: "steps", reason: "\(steps) is outside 1...1000") }
         let model = try await recognizer.loadedModel()
