@@ -200,7 +200,7 @@ struct WriterProfileTests {
         #expect(try await recognizer.recognize(ink).candidates.first?.score != a.candidates.first?.score)
     }
 
-    @Test("a change to every weight whose shapes are not the network's is a typed error, not a crash")
+    @Test("a change whose shapes are not the network's (every weight, or the output layer) is a typed error, recognizing and learning, not a crash")
     func networkChangeOfOtherShapes() async throws {
         let profile = try await WriterProfile(for: recognizer, minimumPairs: 0)
         guard case .network(var adapter) = profile.state.withLock({ $0.change }) else { Issue.record("not a network change"); return }
@@ -213,6 +213,14 @@ struct WriterProfileTests {
         }
         let learner = try WriterProfile(data: odd.data(), for: recognizer)
         await #expect(throws: DigitalInkError.self) { try await learner.learn(from: try pairs()) }
+        // The same for a change to the output layer alone of another width (version 1, the right digest).
+        let narrow = WriterProfile(networkDigest: profile.networkDigest, minimumPairs: 0,
+                                   change: .head(HeadAdapter(rank: 2, inputs: 5, classes: 4)), pairsLearned: 1, recognizer: nil)
+        let narrowLearner = try WriterProfile(data: narrow.data(), for: recognizer)
+        await #expect(throws: DigitalInkError.self) { try await narrowLearner.learn(from: try pairs()) }
+        await #expect(throws: DigitalInkError.self) {
+            _ = try await recognizer.withOptions { $0.writerProfile = narrowLearner }.recognize(try sample("hello.json").ink)
+        }
     }
 
     @Test("the shapes a new profile changes, from the configuration alone, are the network's; a CJK network's change to every weight would not fit, so its profile changes the output layer")

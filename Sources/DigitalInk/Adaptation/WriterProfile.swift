@@ -156,6 +156,9 @@ public final class WriterProfile: Sendable {
                 let start = self.state.withLock { $0.change }
                 switch start {
                 case .head(let adapter):
+                    guard adapter.inputs == model.network.headInputs, adapter.classes == model.configuration.network.numClasses else {
+                        throw .invalidOption(name: "writerProfile", reason: "its change to the output layer (\(adapter.inputs) inputs, \(adapter.classes) classes) does not fit this network's")
+                    }
                     let fresh = try pairs.map { (ink, text) throws(DigitalInkError) in try HeadExample(ink: ink, text: text, model: model) }
                     kept.head.append(contentsOf: fresh.compactMap { $0 })
                     if kept.head.count > Self.maxKeptPairs { kept.head.removeFirst(kept.head.count - Self.maxKeptPairs) }
