@@ -156,9 +156,7 @@ public final class WriterProfile: Sendable {
                 let start = self.state.withLock { $0.change }
                 switch start {
                 case .head(let adapter):
-                    guard adapter.inputs == model.network.headInputs, adapter.classes == model.configuration.network.numClasses else {
-                        throw .invalidOption(name: "writerProfile", reason: "its change to the output layer (\(adapter.inputs) inputs, \(adapter.classes) classes) does not fit this network's")
-                    }
+                    try Self.checkFits(adapter, model)
                     let fresh = try pairs.map { (ink, text) throws(DigitalInkError) in try HeadExample(ink: ink, text: text, model: model) }
                     kept.head.append(contentsOf: fresh.compactMap { $0 })
                     if kept.head.count > Self.maxKeptPairs { kept.head.removeFirst(kept.head.count - Self.maxKeptPairs) }
@@ -176,15 +174,11 @@ public final class WriterProfile: Sendable {
                     }
                     kept.network.append(contentsOf: fresh.compactMap { $0 })
                     if kept.network.count > Self.maxKeptPairs { kept.network.removeFirst(kept.network.count - Self.maxKeptPairs) }
-                    let base = try Self.floatNetwork(of: model)
-                    guard adapter.fits(base) else {
-                        throw .invalidOption(name: "writerProfile", reason: "its change (\(adapter.pairs.count) weights) does not fit this network's shapes")
-                    }
+                    let base = try Self.floatNetwork(of: model, fitting: adapter)
                     var training = NetworkLearningSettings().training
                     if let steps = self.steps { training.steps = steps }
                     let learned = training.fit(adapter, base: base, to: kept.network)
-                    let folded = try learned.applied(to: base).engineNetwork(configuration: model.configuration.network,
-                                                                             compute: model.compute)
+                    let folded = try Self.folded(learned, into: base, model)
                     self.state.withLock { state in
                         state.change = .network(learned)
                         state.pairsLearned += pairs.count
@@ -212,18 +206,12 @@ public final class WriterProfile: Sendable {
         guard s.1 >= minimumPairs else { return nil }
         switch s.0 {
         case .head(let adapter):
-            guard adapter.inputs == model.network.headInputs, adapter.classes == model.configuration.network.numClasses else {
-                throw .invalidOption(name: "writerProfile", reason: "its change to the output layer (\(adapter.inputs) inputs, \(adapter.classes) classes) does not fit this network's")
-            }
+            try Self.checkFits(adapter, model)
             return .head(adapter)
         case .network(let adapter):
             if let folded = s.3, folded.generation == s.2 { return .network(folded.network) }
             // A restored profile: fold the change into the weights once.
-            let base = try Self.floatNetwork(of: model)
-            guard adapter.fits(base) else {
-                throw .invalidOption(name: "writerProfile", reason: "its change (\(adapter.pairs.count) weights) does not fit this network's shapes")
-            }
-            let network = try adapter.applied(to: base).engineNetwork(configuration: model.configuration.network, compute: model.compute)
+            let network = try Self.folded(adapter, into: try Self.floatNetwork(of: model, fitting: adapter), model)
             state.withLock { if $0.generation == s.2 { $0.folded = (s.2, network) } }
             return .network(network)
         }
@@ -240,6 +228,27 @@ public final class WriterProfile: Sendable {
     /// `model`'s network as float matrices (what a change to every weight is learned on and folded into).
     static func floatNetwork(of model: LoadedModel) throws(DigitalInkError) -> _FloatLSTMNetwork {
         try _FloatLSTMNetwork(configuration: model.configuration.network, weightsURL: model.weightsURL)
+    }
+
+    /// ``floatNetwork(of:)``, checked to have the shapes `adapter` changes (a restored file may claim others).
+    static func floatNetwork(of model: LoadedModel, fitting adapter: LSTMAdapter) throws(DigitalInkError) -> _FloatLSTMNetwork {
+        let base = try floatNetwork(of: model)
+        guard adapter.fits(base) else {
+            throw .invalidOption(name: "writerProfile", reason: "its change (\(adapter.pairs.count) weights) does not fit this network's shapes")
+        }
+        return base
+    }
+
+    /// `adapter` folded into `base` and quantized as the exporter does, to run in `model`'s kernels.
+    static func folded(_ adapter: LSTMAdapter, into base: _FloatLSTMNetwork, _ model: LoadedModel) throws(DigitalInkError) -> RecognitionNetwork {
+        try adapter.applied(to: base).engineNetwork(configuration: model.configuration.network, compute: model.compute)
+    }
+
+    /// Throws unless a change to the output layer has `model`'s head input width and classes.
+    static func checkFits(_ adapter: HeadAdapter, _ model: LoadedModel) throws(DigitalInkError) {
+        guard adapter.inputs == model.network.headInputs, adapter.classes == model.configuration.network.numClasses else {
+            throw .invalidOption(name: "writerProfile", reason: "its change to the output layer (\(adapter.inputs) inputs, \(adapter.classes) classes) does not fit this network's")
+        }
     }
 
     /// The largest rank, at most 8, whose profile fits in ``maxDataSize`` (0 when none does).
