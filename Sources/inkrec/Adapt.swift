@@ -12,6 +12,11 @@ struct Adapt: AsyncParsableCommand {
         written to --output (at most 256 KB); `inkrec recognize --profile FILE` applies it. With --profile, an
         earlier profile learns on. A line that cannot be read, or has no text, is reported with its number
         and the command fails without writing anything.
+
+        --suggest-language also compares the confirmed texts with the language models of the other models on
+        the same network (with --model-directory, the folders beside it; else the installed models) and says
+        which one to recognize with when another fits them clearly better (a writer of another language than
+        the model's): the profile applies to it as it is.
         """
     )
 
@@ -41,6 +46,9 @@ struct Adapt: AsyncParsableCommand {
 
     @Option(name: .long, help: "Adam steps of this learning (default: 40 for every weight, 50 for the output layer): fewer learn faster and change less.")
     var steps: Int?
+
+    @Flag(name: .long, help: "Also say whether another model on the same network fits the confirmed texts clearly better (its language model).")
+    var suggestLanguage = false
 
     func validate() throws {
         if !(0...Int(UInt32.max)).contains(minimumPairs) { throw ValidationError("--minimum-pairs must be in 0...\(UInt32.max)") }
@@ -87,10 +95,49 @@ struct Adapt: AsyncParsableCommand {
             printError(String(format: "%@: learned from %d pairs in %.2f s (%d in all); %d bytes; %@", output, examples.count,
                               seconds, learner.pairsLearned, data.count,
                               learner.isActive ? "active" : "inactive until \(learner.minimumPairs) pairs"))
+            if suggestLanguage { try await suggest(recognizer, texts: examples.map(\.1)) }
         } catch let error as ExitCode {
             throw error
         } catch {
             throw fail(error)
+        }
+    }
+}
+
+extension Adapt {
+    /// Prints which model of the same network fits `texts` best (``DigitalInkRecognizer/suggestedRecognizer(forConfirmedTexts:among:margin:minimumCharacters:)``):
+    /// one line, `language: …`, on standard error.
+    func suggest(_ recognizer: DigitalInkRecognizer, texts: [String]) async throws {
+        let own = try await recognizer.languageFit(of: texts)
+        var candidates: [(recognizer: DigitalInkRecognizer, how: String)] = []
+        if let modelDirectory {
+            let dir = URL(fileURLWithPath: modelDirectory).standardizedFileURL
+            let weights = try ModelConfiguration.load(from: dir.appendingPathComponent("config.json")).network.weights
+            let ownWeights = dir.appendingPathComponent(weights).standardizedFileURL.path
+            let siblings = (try? FileManager.default.contentsOfDirectory(at: dir.deletingLastPathComponent(), includingPropertiesForKeys: nil)) ?? []
+            for other in siblings.map(\.standardizedFileURL).sorted(by: { $0.path < $1.path }) where other.path != dir.path {
+                // Only folders whose config names the same weights file (the library checks its digest too).
+                guard let c = try? ModelConfiguration.load(from: other.appendingPathComponent("config.json")),
+                      other.appendingPathComponent(c.network.weights).standardizedFileURL.path == ownWeights else { continue }
+                candidates.append((DigitalInkRecognizer(options: DigitalInkRecognizerOptions(modelDirectory: other)), "--model-directory \(other.path)"))
+            }
+        } else {
+            let manager = try model.manager()
+            let installed = manager.installedModels()
+            let network = try model.installedModel(in: manager)?.network
+            for m in installed where m.network != nil && m.network == network {
+                candidates.append((DigitalInkRecognizer(options: DigitalInkRecognizerOptions(model: m.model, modelManager: manager)),
+                                   "--language \(m.model.modelIdentifier.languageTag)"))
+            }
+        }
+        let found = try await recognizer.suggestedRecognizer(forConfirmedTexts: texts, among: candidates.map(\.recognizer))
+        if let found, let how = candidates.first(where: { $0.recognizer === found })?.how {
+            let fit = try await found.languageFit(of: texts)
+            printError(String(format: "language: the confirmed texts read as %@ (%.2f nats per character), not %@ (%.2f): recognize with %@ and this profile",
+                              fit.identifier, fit.natsPerCharacter, own.identifier, own.natsPerCharacter, how))
+        } else {
+            printError(String(format: "language: %@ fits the confirmed texts (%.2f nats per character over %d characters); no other of the %d models on its network fits them clearly better",
+                              own.identifier, own.natsPerCharacter, own.characters, candidates.count))
         }
     }
 }

@@ -80,4 +80,43 @@ struct CLIAdaptTests {
                                    stdin: Data((#"{"strokes": [[[1, 2], [3, 4]]]}"# + "\n").utf8))
         #expect(r3.status == 1 && r3.stderr.contains("line 1"), "\(r3.stderr)")
     }
+
+    @Test("--suggest-language names the model beside it whose LM fits the texts clearly better, and only one of the same network")
+    func suggestLanguage() async throws {
+        // A models folder of en-US, de, ru and the Latin network's shared folder (links to the shipped ones).
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inkrec-suggest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["en-US", "de", "ru", "latn-bilstm96x3", "cyrl-bilstm96x3"] {
+            try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent(name),
+                                                       withDestinationURL: Fixtures.modelsDirectory.appendingPathComponent(name))
+        }
+        // The samples' inks with German texts (what is learned does not matter here: two steps).
+        func pairs(_ texts: [String]) throws -> Data {
+            var lines: [String] = []
+            for (i, text) in texts.enumerated() {
+                let name = ["hello.json", "there.json", "argument.json"][i % 3]
+                var o = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.samples.appendingPathComponent(name))) as? [String: Any])
+                o["label"] = nil
+                o["text"] = text
+                lines.append(String(decoding: try JSONSerialization.data(withJSONObject: o), as: UTF8.self))
+            }
+            return Data((lines.joined(separator: "\n") + "\n").utf8)
+        }
+        let profile = dir.appendingPathComponent("p.bin").path
+        let english = dir.appendingPathComponent("en-US").path
+        let german = try await CLI.run(["adapt", "--model-directory", english, "--pairs", "-", "--output", profile, "--steps", "2",
+                                        "--suggest-language"], stdin: try pairs(WriterLanguageTests.german))
+        #expect(german.status == 0, "\(german.stderr)")
+        #expect(german.stderr.contains("read as de (") && german.stderr.contains("--model-directory \(dir.appendingPathComponent("de").path)"),
+                "\(german.stderr)")
+        let plain = try await CLI.run(["adapt", "--model-directory", english, "--pairs", "-", "--output", profile, "--steps", "2",
+                                       "--suggest-language"], stdin: try pairs(WriterLanguageTests.english))
+        #expect(plain.status == 0 && plain.stderr.contains("language: en-US fits") && plain.stderr.contains("no other of the 1 models"),
+                "\(plain.stderr)")
+        // The profile learned against en-US applies to de as it is (the same network).
+        let hello = Self.samples.appendingPathComponent("hello.json").path
+        let r = try await CLI.run(["recognize", hello, "--model-directory", dir.appendingPathComponent("de").path, "--profile", profile])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
 }

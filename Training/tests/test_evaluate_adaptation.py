@@ -1,7 +1,9 @@
-"""The writer-adaptation evaluation (issue 41): how lines are scored."""
+"""The writer-adaptation evaluation (issue 41): how lines are scored, what ``inkrec adapt`` prints."""
 from types import SimpleNamespace
 
-from inkrec_training.families.latin.evaluate_adaptation import score_lines
+import pytest
+
+from inkrec_training.families.latin.evaluate_adaptation import parse_adapt, score_lines
 
 
 def test_lines_count_word_edits_and_character_edits():
@@ -12,3 +14,14 @@ def test_lines_count_word_edits_and_character_edits():
     assert (cerr, chars) == (1 + 4, 13 + 7)
     # A line not read at all counts every word and character as an error.
     assert score_lines(items[:1], {}) == (3, 3, 13, 13)
+
+
+def test_adapt_output_gives_learning_time_and_suggested_model():
+    learned = "/tmp/p.bin: learned from 50 pairs in 1.23 s (50 in all); 218716 bytes; active\n"
+    other = ("language: the confirmed texts read as de (2.16 nats per character), not en-US (4.00): "
+             "recognize with --model-directory /x/Models/de and this profile\n")
+    same = "language: en-US fits the confirmed texts (1.84 nats per character over 281 characters); no other of the 26 models on its network fits them clearly better\n"
+    assert parse_adapt(learned + other) == (1.23, "/x/Models/de")
+    assert parse_adapt(learned + same) == (1.23, None)
+    with pytest.raises(RuntimeError):  # no language line: inkrec was not asked, or its output changed
+        parse_adapt(learned)

@@ -3,6 +3,7 @@
 
     python3 -m inkrec_training latin tune decoder-adaptation lm-weight        # the 20 reported writers: a fixed rule
     python3 -m inkrec_training latin tune decoder-adaptation cache            # the six tuning writers
+    python3 -m inkrec_training latin tune decoder-adaptation language         # text only, every held-out writer
 
 ``lm-weight``: each writer's words read by the release ``inkrec`` through en-US with LM weights 0 … 1.5 (copies of the
 model folder that differ only in ``decoder.lmWeight``); the rule "keep the weight that reads the writer's first K
@@ -14,6 +15,12 @@ each word between start-of-text and a space), mixed into the LM's probability of
 ``m = μ n / (n + β)``; the engine's 64 best readings of each later word rescored with it (their score less ``lmWeight
 · log P_LM`` plus ``lmWeight · log`` of the mixture). Tuning writers only: the settings a profile would ship are
 chosen here.
+
+``language``: how well each language model of the models on the Latin network explains a writer's first K words
+(their text only, no ink): nats per character, each word from the start of a text and its end as a space, what
+``DigitalInkRecognizer.languageFit(of:)`` computes. For every held-out writer with at least 60 words (tuning and
+reported), the model's own fit, the best other one and the margin between them: what
+``suggestedRecognizer``'s margin (1.0) was set from.
 
 Prints pooled word accuracy and the relative change of the word error rate; ``Docs/personalization.md``,
 "Decoder-aware adaptation", reports both.
@@ -28,8 +35,8 @@ import os
 import shutil
 import tempfile
 
-from inkrec_training import engine, lm as lmmod
-from inkrec_training.families.latin.evaluate_adaptation import POOL, held_out_writers
+from inkrec_training import data, engine, lm as lmmod, splits
+from inkrec_training.families.latin.evaluate_adaptation import POOL, held_out_writers, tuning_writer
 from inkrec_training.paths import ROOT
 
 WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5)
@@ -151,12 +158,70 @@ def cache(model: str) -> None:
                       f"(WER {100 * ((n - right) / (n - base_right) - 1):+.1f}%)", flush=True)
 
 
+def text_fit(ngram, words: list[str], labels: set) -> float:
+    """Mean −ln P per character of ``words`` under ``ngram`` as ``DigitalInkRecognizer.languageFit(of:)`` scores them:
+    each word from start-of-text, then a space; characters outside the network's ``labels`` skipped; one outside the
+    LM's alphabet scores the LM's unknown-symbol log-probability and starts an empty context."""
+    index = {ch: i + 1 for i, ch in enumerate(ngram.alphabet)}
+    nats = count = 0.0
+    for w in words:
+        chars = [ch for ch in w if ch in labels]
+        if not chars:
+            continue
+        context = [0]
+        for ch in chars + ([" "] if " " in labels else []):
+            count += 1
+            if ch not in index:
+                nats -= ngram.unknown_logprob
+                context = []
+                continue
+            nats -= ngram.logprob(context, index[ch])
+            context.append(index[ch])
+    return nats / count if count else math.inf
+
+
+def language(model: str) -> None:
+    root = os.path.dirname(os.path.normpath(model))
+    with open(os.path.join(model, "config.json"), encoding="utf-8") as f:
+        network = json.load(f)["network"]["weights"]
+    own_weights = os.path.normpath(os.path.join(model, network))
+    lms = {}
+    for name in sorted(os.listdir(root)):
+        path = os.path.join(root, name, "config.json")
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            cfg = json.load(f)
+        lm_file = (cfg.get("decoder") or {}).get("languageModel")
+        if lm_file and os.path.normpath(os.path.join(root, name, cfg["network"]["weights"])) == own_weights:
+            lms[cfg["identifier"]] = lmmod.read_file(os.path.join(root, name, lm_file))
+    with open(os.path.join(model, "config.json"), encoding="utf-8") as f:
+        cfg = json.load(f)
+    own, labels = cfg["identifier"], set(cfg["labels"])
+    print(f"{len(lms)} models on {os.path.relpath(own_weights, ROOT)}", flush=True)
+    by = collections.OrderedDict()  # every held-out writer with at least 60 words, tuning ones too (text only)
+    for it in data.load("words"):
+        if splits.is_validation_writer(it.writer):
+            by.setdefault(it.writer, []).append(it)
+    for w, items in by.items():
+        if len(items) < 60:
+            continue
+        tuning = tuning_writer(w)
+        for K in (10, 20, 50):
+            words = [it.label for it in items[:K]]
+            fits = {m: text_fit(ngram, words, labels) for m, ngram in lms.items()}
+            best = min((m for m in fits if m != own), key=fits.get)
+            margin = fits[own] - fits[best]
+            print(f"{'tuning' if tuning else 'reported'} {w} K={K}: {own} {fits[own]:.2f}, best other {best} "
+                  f"{fits[best]:.2f}, margin {margin:+.2f}", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("probe", choices=("lm-weight", "cache"))
+    ap.add_argument("probe", choices=("lm-weight", "cache", "language"))
     ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
     args = ap.parse_args(argv)
-    (lm_weight if args.probe == "lm-weight" else cache)(args.model)
+    {"lm-weight": lm_weight, "cache": cache, "language": language}[args.probe](args.model)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -117,15 +118,29 @@ def score(items, hyps: dict) -> tuple[int, int, int]:
 ADAPT: str | None = None
 
 
-def adapt(inkrec: str, model: str, items, path: str, out: str) -> float:
-    """``inkrec adapt`` on ``items`` (their labels as the texts) into ``out``; its wall time in seconds."""
+def adapt(inkrec: str, model: str, items, path: str, out: str, suggest: bool = False):
+    """``inkrec adapt`` on ``items`` (their labels as the texts) into ``out``; its wall time in seconds. With
+    ``suggest`` (``--suggest-language``): (the time ``inkrec`` prints for learning itself, the model folder it
+    suggests reading the writer with or None)."""
     with open(path, "w") as f:
         for it in items:
             f.write(json.dumps(engine.ink_object(it, text=it.label)) + "\n")
     t = time.time()
-    subprocess.run([inkrec, "adapt", "--model-directory", model, "--pairs", path, "--output", out, "--minimum-pairs", "0"]
-                   + (["--adapt", ADAPT] if ADAPT else []), check=True, capture_output=True, text=True)
-    return time.time() - t
+    run = subprocess.run([inkrec, "adapt", "--model-directory", model, "--pairs", path, "--output", out, "--minimum-pairs", "0"]
+                         + (["--adapt", ADAPT] if ADAPT else []) + (["--suggest-language"] if suggest else []),
+                         check=True, capture_output=True, text=True)
+    if not suggest:
+        return time.time() - t
+    return parse_adapt(run.stderr)
+
+
+def parse_adapt(stderr: str):
+    """(learning seconds, suggested model folder or None) from what ``inkrec adapt --suggest-language`` prints."""
+    learned = re.search(r"learned from \d+ pairs in ([0-9.]+) s", stderr)
+    suggested = re.search(r"recognize with --model-directory (.+) and this profile", stderr)
+    if not learned or "language:" not in stderr:
+        raise RuntimeError(f"unexpected output of inkrec adapt: {stderr!r}")
+    return float(learned.group(1)), suggested.group(1) if suggested else None
 
 
 def read(inkrec: str, model: str, items, path: str, profile: str | None, vocabulary: str | None = None) -> dict:
@@ -164,7 +179,12 @@ def main():
     names = list(writers)
     print(f"{len(names)} writers, {sum(len(v) - POOL for v in writers.values())} words read", file=sys.stderr)
     rows, pooled, learn_s = {}, collections.defaultdict(lambda: [0, 0, 0, 0]), []
-    profiles, changed = {}, {}
+    profiles, changed, results = {}, {}, {}
+
+    def add(name: str, got: tuple, words: int) -> None:
+        p = pooled[name]
+        p[0] += got[0]; p[1] += got[1]; p[2] += got[2]; p[3] += words
+
     for n, w in enumerate(names):
         items = writers[w]
         test = items[POOL:]
@@ -173,19 +193,18 @@ def main():
         row = {"words": len(test), "base": base[0] / len(test), "base_cer": base[1] / base[2]}
         for K in KS:
             prof = os.path.join(tmp, f"writer{n}-k{K}.bin")
-            secs = adapt(inkrec, args.model, items[:K], os.path.join(tmp, "p.jsonl"), prof)
+            secs, suggested = adapt(inkrec, args.model, items[:K], os.path.join(tmp, "p.jsonl"), prof, suggest=True)
             if K == 50:
                 learn_s.append(secs)
                 profiles[w] = prof
             after = read(inkrec, args.model, test, os.path.join(tmp, "t.jsonl"), prof)
-            got = score(test, after)
+            got = results["profile"] = score(test, after)
             if K == 50:
                 changed[w] = [(it, before.get(it.id, ""), after.get(it.id, "")) for it in test
                               if (before.get(it.id) == it.label) != (after.get(it.id) == it.label)]
             row[f"k{K}"] = got[0] / len(test)
             row[f"k{K}_cer"] = got[1] / got[2]
-            p = pooled[K]
-            p[0] += got[0]; p[1] += got[1]; p[2] += got[2]; p[3] += len(test)
+            add(f"k{K}", got, len(test))
             # The other method: the words learned from as a user dictionary (the hints' vocabulary, boosted),
             # alone and with the profile.
             vocab = os.path.join(tmp, "vocabulary.txt")
@@ -194,8 +213,17 @@ def main():
             for name, use in (("dict", None), ("both", prof)):
                 got = score(test, read(inkrec, args.model, test, os.path.join(tmp, "t.jsonl"), use, vocab))
                 row[f"{name}{K}"] = got[0] / len(test)
-                p = pooled[f"{name}{K}"]
-                p[0] += got[0]; p[1] += got[1]; p[2] += got[2]; p[3] += len(test)
+                add(f"{name}{K}", got, len(test))
+                results[name] = got
+            # The third: an app that follows `inkrec adapt --suggest-language` (another model of the same network
+            # whose LM fits the K texts clearly better) reads the writer with that model, alone, with the profile,
+            # and with the profile and the dictionary. Where nothing is suggested the app reads as before.
+            row[f"suggested{K}"] = os.path.basename(suggested) if suggested else None
+            for name, use, voc, same in (("lang", None, None, base), ("langprof", prof, None, results["profile"]),
+                                         ("langall", prof, vocab, results["both"])):
+                got = score(test, read(inkrec, suggested, test, os.path.join(tmp, "t.jsonl"), use, voc)) if suggested else same
+                row[f"{name}{K}"] = got[0] / len(test)
+                add(f"{name}{K}", got, len(test))
         p = pooled["base"]
         p[0] += base[0]; p[1] += base[1]; p[2] += base[2]; p[3] += len(test)
         rows[w] = row
@@ -210,9 +238,11 @@ def main():
     summary = {k if isinstance(k, str) else f"k{k}": {"word_acc": v[0] / v[3], "wer": 1 - v[0] / v[3], "cer": v[1] / v[2], "words": v[3]}
                for k, v in pooled.items()}
     for K in KS:
-        s = summary[f"k{K}"]
-        s["wer_relative_change"] = (s["wer"] - summary["base"]["wer"]) / summary["base"]["wer"]
-        s["worst_writer_change"] = min(r[f"k{K}"] - r["base"] for r in rows.values())
+        for name in ("k", "dict", "both", "lang", "langprof", "langall"):
+            s = summary[f"{name}{K}"]
+            s["wer_relative_change"] = (s["wer"] - summary["base"]["wer"]) / summary["base"]["wer"]
+            s["worst_writer_change"] = min(r[f"{name}{K}"] - r["base"] for r in rows.values())
+        summary[f"k{K}"]["writers_suggested"] = {w: r[f"suggested{K}"] for w, r in rows.items() if r[f"suggested{K}"]}
     out = {"model": os.path.relpath(args.model, ROOT), "adapt": args.adapt or "default", "writers": len(names), "pooled": summary, "per_writer": rows,
            "cross_writer": {"mean_change": sum(c["change"] for c in cross) / len(cross),
                             "worst_change": min(c["change"] for c in cross), "pairs": cross},
