@@ -337,10 +337,24 @@ import Foundation
     /// The CTC loss of `labels` for `features` (T × inputDim) and its gradient with respect to every weight; nil
     /// where CTC cannot align them (see ``CTCGradient``).
     public func lossAndGradients(features: [Float], frames: Int, labels: [Int], blank: Int = 0) -> (loss: Double, gradients: Gradients)? {
+        lossAndGradients(features: features, frames: frames, anyOf: [labels], blank: blank)
+    }
+
+    /// The loss of "any one of `labelings`" for `features`, −ln Σ_i P(labeling_i) (``CTCGradient/union(_:)``), and
+    /// its gradient with respect to every weight: one backward pass of the logits' gradients weighted by each
+    /// labeling's share. Labelings CTC cannot align are left out; nil where it aligns none. One labeling: its CTC
+    /// loss and gradient.
+    func lossAndGradients(features: [Float], frames: Int, anyOf labelings: [[Int]], blank: Int = 0) -> (loss: Double, gradients: Gradients)? {
         let trace = forward(features, frames: frames)
-        guard let ctc = CTCGradient.lossAndGradient(labels, logits: FeatureMatrix(rows: trace.outputFrames, columns: classes,
-                                                                                  values: trace.logits), blank: blank)
-        else { return nil }
-        return (ctc.loss, gradients(trace, logitsGradient: ctc.gradient))
+        let logits = FeatureMatrix(rows: trace.outputFrames, columns: classes, values: trace.logits)
+        let each = labelings.compactMap { CTCGradient.lossAndGradient($0, logits: logits, blank: blank) }
+        guard let union = CTCGradient.union(each.map(\.loss)) else { return nil }
+        if each.count == 1 { return (each[0].loss, gradients(trace, logitsGradient: each[0].gradient)) }
+        var dY = [Float](repeating: 0, count: each[0].gradient.count)
+        for (w, e) in zip(union.weights, each) {
+            let s = Float(w)
+            for i in dY.indices { dY[i] += s * e.gradient[i] }
+        }
+        return (union.loss, gradients(trace, logitsGradient: dY))
     }
 }

@@ -6,11 +6,14 @@ struct HeadExample: Sendable {
     let headInput: FeatureMatrix
     let logProbs: FeatureMatrix
     let labels: [Int]
+    /// A lone letter's other case (``otherCase(of:model:)``): the example then learns either case.
+    let otherCase: [Int]?
 
-    init(headInput: FeatureMatrix, logProbs: FeatureMatrix, labels: [Int]) {
+    init(headInput: FeatureMatrix, logProbs: FeatureMatrix, labels: [Int], otherCase: [Int]? = nil) {
         self.headInput = headInput
         self.logProbs = logProbs
         self.labels = labels
+        self.otherCase = otherCase
     }
 
     /// `ink` read by `model`'s network (without any profile) and `text` as its classes; nil for an ink without
@@ -22,7 +25,24 @@ struct HeadExample: Sendable {
         guard frames.rows > 0 else { return nil }
         let (p, f) = model.network.logProbabilities(frames, keepingHeadInput: true)
         guard let f else { return nil }
-        self.init(headInput: f, logProbs: p, labels: labels)
+        self.init(headInput: f, logProbs: p, labels: labels, otherCase: Self.otherCase(of: text, model: model))
+    }
+
+    /// The classes of a one-letter `text`'s other case (C for c, a for A) where the model writes it; nil for a
+    /// longer text, a character without case, or a case that is not one character (ß's is SS).
+    ///
+    /// A lone letter's ink does not show its case: c and C, o and O, s and S, w and W differ in size alone, and a
+    /// letter alone has nothing to compare its size with. A writer's confirmed "C" would teach the profile that
+    /// their c is C, and it then reads their later words with a capital (a UNIPEN writer whose first 50 words hold
+    /// 14 capitals alone lost 13 later words so: church → Church). Such a pair learns either case: the loss of the
+    /// union, −ln(P(text) + P(other case)) (``CTCGradient/union(_:)``), which teaches the letter's shape and leaves
+    /// its case to the model and its language model; where the shapes differ (a and A) the network already gives
+    /// the other case little probability, and the loss is nearly the text's own.
+    static func otherCase(of text: String, model: LoadedModel) -> [Int]? {
+        guard text.count == 1, let ch = text.first, ch.isCased else { return nil }
+        let other = ch.isUppercase ? ch.lowercased() : ch.uppercased()
+        guard other.count == 1, other != text, let labels = model.labelText.symbols(of: other) else { return nil }
+        return labels
     }
 
     /// `text` as `model`'s classes (a jamo model's syllable as its jamo). Throws for an empty text or a character
@@ -49,11 +69,11 @@ extension LSTMAdapterTraining.Example {
         var origins: [FeatureExtractor.FrameOrigin]? = nil
         let frames = try model.features.features(for: ink, writingArea: nil, origins: &origins)
         guard frames.rows > 0 else { return nil }
-        self.init(features: frames, labels: labels)
+        self.init(features: frames, labels: labels, otherCase: HeadExample.otherCase(of: text, model: model))
     }
 }
 
-/// Adam on the mean CTC loss of the examples plus the adapter's penalty (``HeadAdapter``), from a given
+/// Adam on the mean CTC loss of the examples (a lone letter's of either case) plus the adapter's penalty (``HeadAdapter``), from a given
 /// adapter: what ``WriterProfile/learn(from:)`` runs. Deterministic (a fixed order, Double arithmetic).
 struct HeadAdapterTraining: Sendable {
     let settings: LearningSettings
@@ -67,12 +87,17 @@ struct HeadAdapterTraining: Sendable {
         var gb = [Double](repeating: 0, count: adapter.b.count)
         var gd = [Double](repeating: 0, count: adapter.d.count)
         for e in examples {
-            guard let g = adapter.lossAndGradient(headInput: e.headInput, logProbs: e.logProbs, labels: e.labels) else { continue }
-            losses += g.loss
+            let each = ([e.labels] + (e.otherCase.map { [$0] } ?? [])).compactMap {
+                adapter.lossAndGradient(headInput: e.headInput, logProbs: e.logProbs, labels: $0)
+            }
+            guard let union = CTCGradient.union(each.map(\.loss)) else { continue }  // a lone letter: either case
+            losses += union.loss
             n += 1
-            for i in ga.indices { ga[i] += g.a[i] }
-            for i in gb.indices { gb[i] += g.b[i] }
-            for i in gd.indices { gd[i] += g.d[i] }
+            for (w, g) in zip(union.weights, each) {
+                for i in ga.indices { ga[i] += w * g.a[i] }
+                for i in gb.indices { gb[i] += w * g.b[i] }
+                for i in gd.indices { gd[i] += w * g.d[i] }
+            }
         }
         let scale = n > 0 ? 1 / Double(n) : 0
         for i in ga.indices { p.a[i] += ga[i] * scale }

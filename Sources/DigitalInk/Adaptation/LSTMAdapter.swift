@@ -124,9 +124,10 @@ struct LSTMAdapter: Sendable, Equatable {
 }
 
 /// Adam on the mean CTC loss of the examples (each divided by its text's length, as PyTorch's `CTCLoss(reduction:
-/// "mean")`) plus the adapter's penalty: the prototype's `learn`. With ``minibatch`` > 0 each step reads that many
-/// examples, consecutive slices of one shuffled order drawn from ``seed`` (reshuffled when it runs out), as the
-/// prototype's `--minibatch`. Deterministic. Internal.
+/// "mean")`; a lone letter's is the loss of either case, ``HeadExample/otherCase(of:model:)``) plus the adapter's
+/// penalty: the prototype's `learn`. With ``minibatch`` > 0 each step reads that many examples, consecutive slices of
+/// one shuffled order drawn from ``seed`` (reshuffled when it runs out), as the prototype's `--minibatch`.
+/// Deterministic. Internal.
 struct LSTMAdapterTraining: Sendable {
     var steps = 40
     var learningRate: Float = 0.01
@@ -138,6 +139,8 @@ struct LSTMAdapterTraining: Sendable {
     struct Example: Sendable {
         var features: FeatureMatrix
         var labels: [Int]
+        /// A lone letter's other case (``HeadExample/otherCase(of:model:)``): the example then learns either case.
+        var otherCase: [Int]? = nil
     }
 
     /// The objective at `adapter` and its gradient, shaped as the adapter (`a`, `b` of each pair, then d).
@@ -148,7 +151,7 @@ struct LSTMAdapterTraining: Sendable {
         var loss = 0.0, n = 0
         for e in examples {
             guard !e.labels.isEmpty,
-                  let (l, g) = net.lossAndGradients(features: e.features.values, frames: e.features.rows, labels: e.labels)
+                  let (l, g) = net.lossAndGradients(features: e.features.values, frames: e.features.rows, anyOf: [e.labels] + (e.otherCase.map { [$0] } ?? []))
             else { continue }
             let w = 1 / Float(e.labels.count)
             loss += l / Double(e.labels.count)

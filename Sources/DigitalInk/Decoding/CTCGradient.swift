@@ -57,6 +57,17 @@ import Foundation
         return (r.loss, r.gradient.map(Float.init))
     }
 
+    /// The loss of "any one of several texts" from each one's CTC loss L_i: −ln Σ_i e^(−L_i) (computed from the
+    /// smallest, so that no e^(−L) underflows to 0), and the weight of each in its gradient, e^(−L_i) / Σ_j e^(−L_j)
+    /// (each text's share of their total probability): ∂/∂x of the union is Σ_i weight_i · ∂L_i/∂x. One loss: itself,
+    /// weight 1. Empty: nil.
+    static func union(_ losses: [Double]) -> (loss: Double, weights: [Double])? {
+        guard let best = losses.min() else { return nil }
+        let e = losses.map { exp(best - $0) }
+        let total = e.reduce(0, +)
+        return (best - log(total), e.map { $0 / total })
+    }
+
     /// The CTC loss of `labels` under a linear output layer, `logits = features · weightᵀ + bias`, and its gradient
     /// with respect to the layer's weight and bias: what one step of adapting the output layer needs.
     ///
