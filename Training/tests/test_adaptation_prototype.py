@@ -91,3 +91,27 @@ def test_minibatches_learn_from_slices_deterministically():
     assert any(not torch.equal(one[k], other[k]) for k in one)
     start = _net().state_dict()
     assert any(not torch.equal(one[k], start[k]) for k in one)
+
+
+def test_a_lone_letter_learns_either_case():
+    """``ctc_mean``: nn.CTCLoss's mean where no text is a lone letter; a lone letter's loss is that of either case
+    (−logsumexp of both), as the Swift side's union; ``other_case`` as HeadExample.otherCase."""
+    import torch.nn as nn
+    from inkrec_training.families.latin.adaptation_prototype import ctc_mean, other_case
+    symbol = {c: i + 1 for i, c in enumerate("cCaAß-")}
+    assert other_case("c", symbol) == 2 and other_case("C", symbol) == 1 and other_case("A", symbol) == 3
+    assert other_case("ca", symbol) is None and other_case("-", symbol) is None and other_case("ß", symbol) is None
+    b = _Batch()
+    lp, lens = _net()(b.x, b.lengths)
+    want = nn.CTCLoss(blank=0, reduction="mean", zero_infinity=True)(lp.transpose(0, 1), b.targets, lens, b.target_lengths)
+    assert torch.allclose(ctc_mean(lp, b.targets, lens, b.target_lengths), want)
+    assert torch.allclose(ctc_mean(lp, b.targets, lens, b.target_lengths, b.targets.clone()), want)
+    # Three one-letter words; the second has another case (class 5 for 4).
+    targets, lengths = torch.tensor([1, 4, 2]), torch.tensor([1, 1, 1])
+    others = torch.tensor([1, 5, 2])
+    per = nn.functional.ctc_loss(lp.transpose(0, 1), targets, lens, lengths, blank=0, reduction="none")
+    alt = nn.functional.ctc_loss(lp.transpose(0, 1), others, lens, lengths, blank=0, reduction="none")
+    either = -torch.logsumexp(torch.stack([-per[1], -alt[1]]), dim=0)
+    got = ctc_mean(lp, targets, lens, lengths, others)
+    assert torch.allclose(got, (per[0] + either + per[2]) / 3)
+    assert got < ctc_mean(lp, targets, lens, lengths)

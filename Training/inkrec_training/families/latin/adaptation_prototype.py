@@ -77,6 +77,34 @@ class Batch:
         tg = [[symbol[c] for c in it.label if c in symbol] for it in items]
         self.target_lengths = torch.tensor([len(t) for t in tg])
         self.targets = torch.tensor([s for t in tg for s in t], dtype=torch.long)
+        # A lone letter's other case (as the Swift side's HeadExample.otherCase): it learns either case.
+        self.other_targets = torch.tensor([other_case(it.label, symbol) or s for it, t in zip(items, tg) for s in t],
+                                          dtype=torch.long)
+
+
+def other_case(label: str, symbol: dict) -> int | None:
+    """The class of a one-letter ``label``'s other case (C for c, a for A) where the labels have it; None for a
+    longer text, a character without case, or a case that is not one character (ß's is SS)."""
+    if len(label) != 1 or label.lower() == label.upper():
+        return None
+    other = label.lower() if label.isupper() else label.upper()
+    return symbol.get(other) if len(other) == 1 and other != label else None
+
+
+def ctc_mean(lp, targets, lens, target_lengths, others=None):
+    """``nn.CTCLoss(blank=0, reduction="mean", zero_infinity=True)``: each word's CTC loss divided by its length, then
+    their mean; where ``others`` (the same layout as ``targets``) differs, a lone letter's loss is that of either case,
+    −logsumexp(−CTC(target), −CTC(other)) (the Swift side's ``CTCGradient.union``)."""
+    per = nn.functional.ctc_loss(lp.transpose(0, 1), targets, lens, target_lengths, blank=0, reduction="none",
+                                 zero_infinity=True)
+    if others is not None and not torch.equal(others, targets):
+        alt = nn.functional.ctc_loss(lp.transpose(0, 1), others, lens, target_lengths, blank=0, reduction="none",
+                                     zero_infinity=True)
+        starts = torch.cumsum(target_lengths, 0) - target_lengths
+        differs = torch.tensor([bool((targets[s:s + n] != others[s:s + n]).any())
+                                for s, n in zip(starts.tolist(), target_lengths.tolist())])
+        per = torch.where(differs, -torch.logsumexp(torch.stack([-per, -alt]), dim=0), per)
+    return (per / target_lengths.clamp(min=1)).mean()
 
 
 def augmented(items, copies: int, seed: int) -> list:
@@ -217,11 +245,12 @@ class Competitors:
 
 def learn(model: Adapted, batch: Batch, steps: int, lr: float, weight: float,
           competitors: Competitors | None = None, mmi: float = 0.0, minibatch: int = 0, seed: int = 0) -> None:
-    """Adam on the mean CTC loss per character plus ``weight`` times the penalty; with ``minibatch`` > 0 each step
+    """Adam on the mean CTC loss per character (a lone letter's of either case, ``ctc_mean``) plus ``weight`` times the
+    penalty; with ``minibatch`` > 0 each step
     sees that many of the words (consecutive slices of one shuffled order, reshuffled each pass)."""
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.Adam(params, lr=lr)
-    ctc = nn.CTCLoss(blank=0, reduction="mean", zero_infinity=True)
+    others = getattr(batch, "other_targets", None)
     model.net.train(False)
     n = len(batch.target_lengths)
     rng = random.Random(seed)
@@ -235,14 +264,15 @@ def learn(model: Adapted, batch: Batch, steps: int, lr: float, weight: float,
                 rng.shuffle(order)
             idx, order = sorted(order[:minibatch]), order[minibatch:]
             it = torch.tensor(idx)
-            tg = torch.cat([batch.targets[int(starts[i]):int(starts[i] + batch.target_lengths[i])] for i in idx])
+            def take(t):
+                return None if t is None else torch.cat([t[int(starts[i]):int(starts[i] + batch.target_lengths[i])] for i in idx])
             lp, lens = model(batch.x[it], batch.lengths[it])
-            loss = ctc(lp.transpose(0, 1), tg, lens, batch.target_lengths[it]) + weight * model.penalty()
+            loss = ctc_mean(lp, take(batch.targets), lens, batch.target_lengths[it], take(others)) + weight * model.penalty()
             loss.backward()
             opt.step()
             continue
         lp, lens = model(batch.x, batch.lengths)
-        loss = ctc(lp.transpose(0, 1), batch.targets, lens, batch.target_lengths) + weight * model.penalty()
+        loss = ctc_mean(lp, batch.targets, lens, batch.target_lengths, others) + weight * model.penalty()
         if competitors is not None and mmi > 0:
             loss = loss + mmi * competitors.loss(lp, lens)
         loss.backward()
