@@ -4,6 +4,7 @@
     python3 -m inkrec_training latin evaluate adaptation                 # en-US, K = 10, 20, 50
     python3 -m inkrec_training latin evaluate adaptation --json /tmp/adapt.json
     python3 -m inkrec_training latin evaluate adaptation --adapt head    # the output layer alone
+    python3 -m inkrec_training latin evaluate adaptation --tuning 50     # the tuning writers only, in windows
 
 Protocol: every held-out UNIPEN writer (``splits.is_validation_writer``) with at least ``--min-words`` (60) English
 words, in the data's order (their writing order). A profile learns from the writer's first K words (``inkrec adapt
@@ -13,8 +14,11 @@ writer's K = 50 profile applied to the next writer's words). Lines, for the held
 ``--min-lines`` (40) lines of text: a profile learns from the first K = 5, 10, 20 lines and the lines after the
 20th are read; word error rate (word-level edits) and CER. Beside the profile, the other adaptation the
 library has: the K words as a user dictionary (``--vocabulary``, boosted as hints are), alone (``dictK``) and
-with the profile (``bothK``). Six writers (``tuning_writer``: a stable hash) chose the
-learning settings (``LearningSettings`` in Swift, on a PyTorch prototype) and are left out of every figure.
+with the profile (``bothK``); and the writer's language: where ``inkrec adapt --suggest-language`` names another
+model of the network, the words read through it alone (``langK``), with the profile (``langprofK``) and with the
+profile and the dictionary (``langallK``); elsewhere those are the en-US figures. Six writers (``tuning_writer``: a stable hash) chose the
+learning settings (``LearningSettings`` in Swift, on a PyTorch prototype) and are left out of every figure;
+``--tuning K`` measures a change on them alone (``tuning_windows``).
 """
 from __future__ import annotations
 
@@ -149,6 +153,36 @@ def read(inkrec: str, model: str, items, path: str, profile: str | None, vocabul
     return best_texts(recognize_file(inkrec, model, path, extra)[0])
 
 
+def tuning_windows(inkrec: str, model: str, K: int, tmp: str, windows: int = 4) -> dict:
+    """The tuning protocol (the six tuning writers only, never reported): each writer's words in windows of K (from
+    the first, at most ``windows``), a profile learned from each window and the writer's other words read with and
+    without it. More episodes than one window per writer: pooled WER change, how many episodes got better and worse,
+    the worst one."""
+    writers = {}
+    for it in data.load("words"):
+        if splits.is_validation_writer(it.writer) and tuning_writer(it.writer):
+            writers.setdefault(it.writer, []).append(it)
+    base_right = right = words = 0
+    episodes = []
+    for w, items in writers.items():
+        if len(items) < 60:
+            continue
+        for start in list(range(0, len(items) - K - 9, K))[:windows]:
+            test = items[:start] + items[start + K:]
+            prof = os.path.join(tmp, "tuning.bin")
+            adapt(inkrec, model, items[start:start + K], os.path.join(tmp, "p.jsonl"), prof)
+            b = score(test, read(inkrec, model, test, os.path.join(tmp, "t.jsonl"), None))[0]
+            a = score(test, read(inkrec, model, test, os.path.join(tmp, "t.jsonl"), prof))[0]
+            base_right, right, words = base_right + b, right + a, words + len(test)
+            episodes.append({"writer": w, "start": start, "words": len(test), "change": (a - b) / len(test)})
+            print(f"{w} words {start}…{start + K - 1}: {100 * b / len(test):.1f}% → {100 * a / len(test):.1f}%", file=sys.stderr)
+    return {"K": K, "episodes": len(episodes), "base": base_right / words, "adapted": right / words,
+            "wer_relative_change": ((words - right) - (words - base_right)) / (words - base_right),
+            "better": sum(e["change"] > 0 for e in episodes), "worse": sum(e["change"] < 0 for e in episodes),
+            "worse_than_2_points": sum(e["change"] < -0.02 for e in episodes),
+            "worst": min(episodes, key=lambda e: e["change"]), "per_episode": episodes}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
@@ -160,11 +194,20 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--picture", help="an SVG of words of the writer the K = 50 profile helped most: read wrong "
                                       "before and right after, and any it broke (Docs/personalization/writer.svg)")
+    ap.add_argument("--tuning", type=int, metavar="K",
+                    help="only the tuning protocol: the six tuning writers' words in windows of K (tuning_windows)")
     args = ap.parse_args()
     global ADAPT
     ADAPT = args.adapt
     inkrec = args.inkrec or engine.binary()
     tmp = tempfile.mkdtemp(prefix="inkrec-adapt-")
+    if args.tuning:
+        out = tuning_windows(inkrec, args.model, args.tuning, tmp)
+        print(json.dumps({k: v for k, v in out.items() if k != "per_episode"}, indent=1))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(out, f, indent=1)
+        return
     line_writers = writers_lines(args.min_lines)
     print(f"lines: {len(line_writers)} writers, {sum(len(v) - LINE_POOL for v in line_writers.values())} lines read",
           file=sys.stderr)
