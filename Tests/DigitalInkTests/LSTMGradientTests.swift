@@ -141,6 +141,55 @@ struct LSTMGradientTests {
         #expect(compared == 12)
     }
 
+    @Test("a batch (sequences of odd, even and one frame, one of two texts, one CTC cannot align) gives each sequence's loss alone and the weighted sum of their gradients")
+    func batchIsTheSumOfItsSequences() throws {
+        let net = Self.randomNetwork(seed: 31)
+        var g = SplitMix(seed: 32)
+        let cases: [(frames: Int, labelings: [[Int]], weight: Float)] = [
+            (9, [[1, 2]], 0.5), (14, [[3, 3, 4]], 1), (1, [[5]], 2), (12, [[2], [3]], 0.25), (7, [[1, 2, 3, 4, 5, 1, 2, 3]], 1), (10, [[4, 1]], 0.75),
+        ]
+        let items = cases.map { c in
+            _FloatLSTMNetwork.BatchItem(features: (0..<c.frames * 3).map { _ in Float.random(in: -1...1, using: &g) }, frames: c.frames,
+                                        labelings: c.labelings, weight: c.weight)
+        }
+        let (losses, batch) = try #require(net.lossAndGradients(batch: items))
+        #expect(losses.count == items.count && losses[4] == nil)  // 8 labels in ⌈7/2⌉ frames: no alignment
+        var sum: [[Float]]? = nil
+        for (item, loss) in zip(items, losses) {
+            let alone = net.lossAndGradients(features: item.features, frames: item.frames, anyOf: item.labelings)
+            #expect((alone == nil) == (loss == nil))
+            guard let alone, let loss else { continue }
+            #expect(abs(alone.loss - loss) <= 1e-5 * max(1, abs(loss)))
+            let parts = (LSTMAdapter.weightGradients(alone.gradients) + [alone.gradients.headBias]).map { $0.map { $0 * item.weight } }
+            sum = sum.map { zip($0, parts).map { a, b in zip(a, b).map { $0 + $1 } } } ?? parts
+        }
+        let got = LSTMAdapter.weightGradients(batch) + [batch.headBias]
+        let want = try #require(sum)
+        #expect(got.count == want.count)
+        for (k, (a, b)) in zip(got, want).enumerated() {
+            #expect(Self.worst(a, b) <= 1e-5, "weight \(k): \(Self.worst(a, b))")
+        }
+        // Every layer's bias gradient too (weightGradients holds only the weights).
+        for l in 0..<2 {
+            let alone = items.indices.compactMap { i in net.lossAndGradients(features: items[i].features, frames: items[i].frames, anyOf: items[i].labelings)
+                .map { ($0.gradients.layers[l].backward.bias, items[i].weight) } }
+            let want = alone.dropFirst().reduce(alone[0].0.map { $0 * alone[0].1 }) { s, e in zip(s, e.0).map { $0 + $1 * e.1 } }
+            #expect(Self.worst(batch.layers[l].backward.bias, want) <= 1e-5, "layer \(l) bias")
+        }
+        #expect(net.lossAndGradients(batch: [items[4]]) == nil)
+        // Arrays reused from a pool (as a training run reuses them from step to step) give the same numbers, bit for
+        // bit, after another batch of other shapes went through the same pool.
+        func all(_ g: _FloatLSTMNetwork.Gradients) -> [[Float]] {
+            LSTMAdapter.weightGradients(g) + [g.headBias] + g.layers.flatMap { [$0.forward.bias, $0.backward.bias] }
+        }
+        let pool = FloatBufferPool()
+        let first = try #require(net.lossAndGradients(batch: items, pool: pool))
+        _ = net.lossAndGradients(batch: [items[1], items[3]], pool: pool)
+        let again = try #require(net.lossAndGradients(batch: items, pool: pool))
+        #expect(all(first.gradients) == all(batch) && all(again.gradients) == all(batch))
+        #expect(first.losses == losses && again.losses == losses)
+    }
+
     @Test("the float network read from en-US's 8-bit weights gives the engine's log-probabilities (int8 activations aside)")
     func matchesEngine() throws {
         let dir = Fixtures.modelsDirectory.appendingPathComponent("en-US")

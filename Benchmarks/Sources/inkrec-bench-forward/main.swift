@@ -3,7 +3,7 @@
 // ONNX Runtime and PyTorch.
 //
 //     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE]
-//                          [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop] INK_FILE...
+//                          [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop|learn] INK_FILE...
 //
 // INK_FILE: .json / .inkml (one ink) or .jsonl (one ink a line). Features are computed with the
 // model's own settings (config.json); only the forward is timed. --dump writes, per ink in order, the
@@ -13,6 +13,8 @@
 // --stage load (no ink files) times loading the model instead: a fresh recognizer's `load()` (config,
 // network weights, language model), and the network weights and the language model on their own; after
 // the warm-up runs the files are in the page cache.
+// --stage learn times a writer profile learning from every labelled ink of the files at once (`WriterProfile.learn`,
+// a fresh profile each round, the model loaded before): issue 41's "learning from 50 words under 2 s on one core".
 @_spi(Engine) import BenchmarkSupport
 @_spi(Engine) import DigitalInk
 import Foundation
@@ -47,7 +49,7 @@ while let a = args.popFirst() {
     case "--stage": stage = value(of: "--stage")
     case "--profile": profilePath = value(of: "--profile")
     case "-h", "--help":
-        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE] [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop] INK_FILE...")
+        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE] [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop|learn] INK_FILE...")
         exit(0)
     default: files.append(URL(fileURLWithPath: a))
     }
@@ -65,7 +67,7 @@ do {
 } catch {
     fail("cannot load the model in \(modelDir.path): \(error)")
 }
-if !["forward", "features", "decode", "decode-lm", "recognize", "layout", "page", "load", "backprop"].contains(stage) { fail("unknown stage \(stage)") }
+if !["forward", "features", "decode", "decode-lm", "recognize", "layout", "page", "load", "backprop", "learn"].contains(stage) { fail("unknown stage \(stage)") }
 if stage == "load" {
     // Each part `warmup` times untimed, then `repeats` times timed; one record per part.
     let loadClock = ContinuousClock()
@@ -110,6 +112,36 @@ if let profilePath {
         let profile = try WriterProfile(data: Data(contentsOf: URL(fileURLWithPath: profilePath)), for: recognizer)
         recognizer = recognizer.withOptions { $0.writerProfile = profile }
     } catch { fail("cannot read the profile \(profilePath): \(error)") }
+}
+if stage == "learn" {
+    var pairs: [(Ink, String)] = []
+    for file in files {
+        do { pairs += try InkFiles.read(file).filter { !$0.label.isEmpty }.map { ($0.ink, $0.label) } } catch { fail("cannot read \(file.path): \(error)") }
+    }
+    if pairs.isEmpty { fail("--stage learn needs inks with labels (\"label\")") }
+    let learnClock = ContinuousClock()
+    var times: [Double] = []
+    var bytes = 0
+    do {
+        try await recognizer.load()
+        for round in 0..<(warmup + repeats) {
+            let profile = try await WriterProfile(for: recognizer, minimumPairs: 0)
+            let start = learnClock.now
+            try await profile.learn(from: pairs)
+            let d = learnClock.now - start
+            if round >= warmup { times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12) }
+            bytes = try profile.data().count
+        }
+    } catch { fail("learn: \(error)") }
+    let report: [String: Any] = [
+        "engine": "DigitalInk WriterProfile", "blas": BLASInfo.description, "model": modelDir.path, "repeats": repeats,
+        "warmup": warmup, "stage": stage,
+        "inks": [["id": "learn from \(pairs.count) pairs", "pairs": pairs.count, "profile_bytes": bytes, "median_us": percentile(times, 50),
+                  "p90_us": percentile(times, 90), "min_us": times.min() ?? 0, "times_us": times] as [String: Any]],
+    ]
+    FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]))
+    FileHandle.standardOutput.write(Data("\n".utf8))
+    exit(0)
 }
 // "layout": the page's line segmentation alone (`InkLayout.lines(of:)`); "page": `recognizePage`
 // end to end (segmentation, then every line recognized, on one core with `taskset -c 0`).

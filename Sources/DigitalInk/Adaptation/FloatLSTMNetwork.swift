@@ -25,6 +25,11 @@ import Foundation
 ///     δz_o = δh_t ⊙ tanh c_t ⊙ o(1 − o)
 ///     δW_ih = Σ_t δz_t x_tᵀ,  δW_hh = Σ_t δz_t h_prevᵀ,  δb = Σ_t δz_t,  δx_t += W_ihᵀ δz_t
 ///
+/// A batch of sequences (``lossAndGradients(batch:blank:pool:)``: a training step's examples) runs as one: their rows
+/// one sequence after another, the recurrent product of one step of every sequence still running one matrix product
+/// (longest first, so that those running are a prefix), each weight's gradient one product over all rows. Each
+/// sequence reads as it would alone; the batch's gradient is the weighted sum of theirs (`LSTMGradientTests`).
+///
 /// `Tests/DigitalInkTests/Fixtures/lstm-gradient.json` (PyTorch autograd, `Training/inkrec_training/lstm_gradient_golden.py`)
 /// pins the loss and every gradient.
 @_spi(Engine) public struct _FloatLSTMNetwork: Sendable {
@@ -105,15 +110,17 @@ import Foundation
         var outputs: [Float]
     }
 
-    /// What the forward pass keeps: each layer's input (T_l × in_l) and both directions' traces, the head's input
-    /// and the logits (T' × C).
+    /// What the forward pass keeps, for a batch of sequences whose rows lie one sequence after another: each layer's
+    /// input (N_l × in_l, N_l the sum of the sequences' frames there) and their frames, both directions' traces, the
+    /// head's input and the logits (N' × C), and each sequence's rows of logits.
     struct Trace: Sendable {
         var inputs: [[Float]] = []
-        var steps: [Int] = []
+        var frames: [[Int]] = []
         var forward: [DirectionTrace] = []
         var backward: [DirectionTrace] = []
         var headInput: [Float] = []
         var logits: [Float] = []
+        var sequenceFrames: [Int] = []
         var outputFrames: Int { logits.count / max(1, classes) }
         var classes = 0
     }
@@ -126,39 +133,47 @@ import Foundation
     }
 
     /// Runs `features` (T × inputDim, row after row) through the network, keeping the trace.
-    func forward(_ features: [Float], frames T0: Int) -> Trace {
+    func forward(_ features: [Float], frames T0: Int) -> Trace { forward(features, sequences: [T0], pool: FloatBufferPool()) }
+
+    /// Runs a batch of sequences through the network at once, keeping the trace: `features` holds every sequence's
+    /// rows (inputDim each), one sequence after another, `sequences` their frames. Each sequence reads as it would
+    /// alone (its own start and end in both directions, its own pad row at the time reduction); the batch only lets a
+    /// recurrent step of every sequence be one matrix product. Its arrays come from `pool`.
+    func forward(_ features: [Float], sequences: [Int], pool: FloatBufferPool) -> Trace {
         var trace = Trace()
         trace.classes = classes
         let H = hidden
-        var x = features, T = T0
+        var x = features, T = sequences
         for (l, layer) in layers.enumerated() {
             trace.inputs.append(x)
-            trace.steps.append(T)
-            let f = Self.run(layer.forward, input: x, steps: T, inputSize: layer.inputSize, hidden: H, reverse: false)
-            let b = Self.run(layer.backward, input: x, steps: T, inputSize: layer.inputSize, hidden: H, reverse: true)
+            trace.frames.append(T)
+            let f = Self.run(layer.forward, input: x, frames: T, inputSize: layer.inputSize, hidden: H, reverse: false, pool: pool)
+            let b = Self.run(layer.backward, input: x, frames: T, inputSize: layer.inputSize, hidden: H, reverse: true, pool: pool)
             trace.forward.append(f)
             trace.backward.append(b)
-            var out = [Float](repeating: 0, count: T * 2 * H)
-            for t in 0..<T {
-                for j in 0..<H {
-                    out[t * 2 * H + j] = f.outputs[t * H + j]
-                    out[t * 2 * H + H + j] = b.outputs[t * H + j]
+            let reduce = reduceAfter == l + 1  // rows 2t, 2t + 1 side by side; a zero row pads an odd T
+            var out = pool.empty(reserving: (T.reduce(0, +) + T.count) * 2 * H)
+            var row = 0
+            for n in T {
+                for t in row..<row + n {
+                    out.append(contentsOf: f.outputs[t * H..<(t + 1) * H])
+                    out.append(contentsOf: b.outputs[t * H..<(t + 1) * H])
                 }
+                if reduce, n % 2 == 1 { out.append(contentsOf: repeatElement(0, count: 2 * H)) }
+                row += n
             }
-            if reduceAfter == l + 1 {  // rows 2t, 2t + 1 side by side; a zero row pads an odd T
-                if T % 2 == 1 { out += [Float](repeating: 0, count: 2 * H) }
-                T = (T + 1) / 2
-            }
+            if reduce { T = T.map { ($0 + 1) / 2 } }
             x = out
         }
         trace.headInput = x
-        let F = headInputs, C = classes
-        var logits = [Float](repeating: 0, count: T * C)
-        for t in 0..<T { for k in 0..<C { logits[t * C + k] = headBias[k] } }
+        trace.sequenceFrames = T
+        let F = headInputs, C = classes, rows = T.reduce(0, +)
+        var logits = pool.zeros(rows * C)
+        for t in 0..<rows { for k in 0..<C { logits[t * C + k] = headBias[k] } }
         x.withUnsafeBufferPointer { xp in
             headWeight.withUnsafeBufferPointer { w in
                 logits.withUnsafeMutableBufferPointer { o in
-                    _BLAS.gemm(transposeA: false, transposeB: true, m: T, n: C, k: F, a: xp.baseAddress!, lda: F,
+                    _BLAS.gemm(transposeA: false, transposeB: true, m: rows, n: C, k: F, a: xp.baseAddress!, lda: F,
                                b: w.baseAddress!, ldb: F, beta: 1, c: o.baseAddress!, ldc: C)
                 }
             }
@@ -167,53 +182,102 @@ import Foundation
         return trace
     }
 
-    /// One direction over T steps (`reverse`: from T − 1 down to 0). σ and tanh as the engine computes them
+    /// Where a batch's sequences lie and in which order its recurrent steps visit them: `start` each sequence's first
+    /// row, `order` the sequences longest first (ties by index), so that those still running at step s are the first
+    /// ones of `order`.
+    struct Schedule {
+        let frames: [Int]
+        let start: [Int]
+        let order: [Int]
+        let longest: Int
+
+        init(_ frames: [Int]) {
+            self.frames = frames
+            var s: [Int] = [], row = 0
+            for n in frames { s.append(row); row += n }
+            start = s
+            order = frames.indices.sorted { frames[$0] != frames[$1] ? frames[$0] > frames[$1] : $0 < $1 }
+            longest = frames.max() ?? 0
+        }
+
+        /// How many sequences step s reaches (a prefix of `order`).
+        func running(at s: Int) -> Int {
+            var k = 0
+            while k < order.count, frames[order[k]] > s { k += 1 }
+            return k
+        }
+
+        /// The row of step s of sequence b and of the step before it in the direction's order.
+        func rows(_ b: Int, step s: Int, reverse: Bool) -> (row: Int, previous: Int) {
+            let t = reverse ? frames[b] - 1 - s : s
+            return (start[b] + t, start[b] + (reverse ? t + 1 : t - 1))
+        }
+    }
+
+    /// One direction over each sequence of a batch (`reverse`: from its last frame down to its first), the recurrent
+    /// products of one step of every sequence as one matrix product. σ and tanh as the engine computes them
     /// (`_sigmoid8`, `_tanh8`: |error| < 1e-6), 8 units at a time.
-    static func run(_ d: Direction, input: [Float], steps T: Int, inputSize: Int, hidden H: Int, reverse: Bool) -> DirectionTrace {
-        let G = 4 * H
-        var z = [Float](repeating: 0, count: T * G)  // X W_ihᵀ + b, then the activated gates
-        for t in 0..<T { for k in 0..<G { z[t * G + k] = d.bias[k] } }
+    static func run(_ d: Direction, input: [Float], frames: [Int], inputSize: Int, hidden H: Int, reverse: Bool, pool: FloatBufferPool) -> DirectionTrace {
+        let G = 4 * H, N = frames.reduce(0, +), plan = Schedule(frames), B = frames.count
+        var z = pool.zeros(N * G)  // X W_ihᵀ + b, then the activated gates
+        for t in 0..<N { for k in 0..<G { z[t * G + k] = d.bias[k] } }
         input.withUnsafeBufferPointer { x in
             d.inputWeights.withUnsafeBufferPointer { w in
                 z.withUnsafeMutableBufferPointer { o in
-                    _BLAS.gemm(transposeA: false, transposeB: true, m: T, n: G, k: inputSize, a: x.baseAddress!, lda: inputSize,
+                    _BLAS.gemm(transposeA: false, transposeB: true, m: N, n: G, k: inputSize, a: x.baseAddress!, lda: inputSize,
                                b: w.baseAddress!, ldb: inputSize, beta: 1, c: o.baseAddress!, ldc: G)
                 }
             }
         }
-        var cells = [Float](repeating: 0, count: T * H)
-        var cellTanh = [Float](repeating: 0, count: T * H)
-        var outputs = [Float](repeating: 0, count: T * H)
+        var cells = pool.zeros(N * H)
+        var cellTanh = pool.zeros(N * H)
+        var outputs = pool.zeros(N * H)
         var zeros = [Float](repeating: 0, count: H)
+        var previous = [Float](repeating: 0, count: B * H)  // the running sequences' h of the step before
+        var product = [Float](repeating: 0, count: B * G)   // those times W_hhᵀ
         z.withUnsafeMutableBufferPointer { zp in
             cells.withUnsafeMutableBufferPointer { cp in
                 cellTanh.withUnsafeMutableBufferPointer { tp in
                     outputs.withUnsafeMutableBufferPointer { hp in
                         zeros.withUnsafeMutableBufferPointer { zero in
-                            d.recurrentWeights.withUnsafeBufferPointer { whh in
-                                for s in 0..<T {
-                                    let t = reverse ? T - 1 - s : s
-                                    let prev = reverse ? t + 1 : t - 1
-                                    let g = zp.baseAddress! + t * G
-                                    if s > 0 { _BLAS.gemv(m: G, n: H, a: whh.baseAddress!, x: hp.baseAddress! + prev * H, beta: 1, y: g) }
-                                    let cPrev = s > 0 ? cp.baseAddress! + prev * H : zero.baseAddress!
-                                    let c = cp.baseAddress! + t * H, tc = tp.baseAddress! + t * H, h = hp.baseAddress! + t * H
-                                    var j = 0
-                                    while j + 8 <= H {
-                                        let i = _sigmoid8(_load8(g + j)), f = _sigmoid8(_load8(g + H + j))
-                                        let gc = _tanh8(_load8(g + 2 * H + j)), o = _sigmoid8(_load8(g + 3 * H + j))
-                                        let cNew = f * _load8(cPrev + j) + i * gc, tcNew = _tanh8(cNew)
-                                        _store8(cNew, c + j); _store8(tcNew, tc + j); _store8(o * tcNew, h + j)
-                                        _store8(i, g + j); _store8(f, g + H + j); _store8(gc, g + 2 * H + j); _store8(o, g + 3 * H + j)
-                                        j += 8
-                                    }
-                                    while j < H {
-                                        let i = _sigmoid(g[j]), f = _sigmoid(g[H + j]), gc = _tanh(g[2 * H + j]), o = _sigmoid(g[3 * H + j])
-                                        c[j] = f * cPrev[j] + i * gc
-                                        tc[j] = _tanh(c[j])
-                                        h[j] = o * tc[j]
-                                        g[j] = i; g[H + j] = f; g[2 * H + j] = gc; g[3 * H + j] = o
-                                        j += 1
+                            previous.withUnsafeMutableBufferPointer { prevs in
+                                product.withUnsafeMutableBufferPointer { prod in
+                                    d.recurrentWeights.withUnsafeBufferPointer { whh in
+                                        for s in 0..<plan.longest {
+                                            let running = plan.running(at: s)
+                                            if s > 0 {
+                                                for k in 0..<running {
+                                                    let prev = plan.rows(plan.order[k], step: s, reverse: reverse).previous
+                                                    (prevs.baseAddress! + k * H).update(from: hp.baseAddress! + prev * H, count: H)
+                                                }
+                                                _BLAS.gemm(transposeA: false, transposeB: true, m: running, n: G, k: H, a: prevs.baseAddress!, lda: H,
+                                                           b: whh.baseAddress!, ldb: H, beta: 0, c: prod.baseAddress!, ldc: G)
+                                            }
+                                            for k in 0..<running {
+                                                let (t, prev) = plan.rows(plan.order[k], step: s, reverse: reverse)
+                                                let g = zp.baseAddress! + t * G
+                                                if s > 0 { let r = prod.baseAddress! + k * G; for i in 0..<G { g[i] += r[i] } }
+                                                let cPrev = s > 0 ? cp.baseAddress! + prev * H : zero.baseAddress!
+                                                let c = cp.baseAddress! + t * H, tc = tp.baseAddress! + t * H, h = hp.baseAddress! + t * H
+                                                var j = 0
+                                                while j + 8 <= H {
+                                                    let i = _sigmoid8(_load8(g + j)), f = _sigmoid8(_load8(g + H + j))
+                                                    let gc = _tanh8(_load8(g + 2 * H + j)), o = _sigmoid8(_load8(g + 3 * H + j))
+                                                    let cNew = f * _load8(cPrev + j) + i * gc, tcNew = _tanh8(cNew)
+                                                    _store8(cNew, c + j); _store8(tcNew, tc + j); _store8(o * tcNew, h + j)
+                                                    _store8(i, g + j); _store8(f, g + H + j); _store8(gc, g + 2 * H + j); _store8(o, g + 3 * H + j)
+                                                    j += 8
+                                                }
+                                                while j < H {
+                                                    let i = _sigmoid(g[j]), f = _sigmoid(g[H + j]), gc = _tanh(g[2 * H + j]), o = _sigmoid(g[3 * H + j])
+                                                    c[j] = f * cPrev[j] + i * gc
+                                                    tc[j] = _tanh(c[j])
+                                                    h[j] = o * tc[j]
+                                                    g[j] = i; g[H + j] = f; g[2 * H + j] = gc; g[3 * H + j] = o
+                                                    j += 1
+                                                }
+                                            }
+                                        }
                                     }
                                 }
                             }
@@ -226,8 +290,9 @@ import Foundation
     }
 
     /// The gradient of a loss with respect to every weight, from its gradient with respect to the logits
-    /// (T' × C, as ``CTCGradient`` gives it) and the trace of the forward pass that made them.
-    func gradients(_ trace: Trace, logitsGradient dY: [Float]) -> Gradients {
+    /// (N' × C, as ``CTCGradient`` gives it, each sequence's rows in turn) and the trace of the forward pass that
+    /// made them. For a batch: the sum of each sequence's gradient.
+    func gradients(_ trace: Trace, logitsGradient dY: [Float], pool: FloatBufferPool) -> Gradients {
         let H = hidden, C = classes, F = headInputs, T1 = trace.outputFrames
         precondition(dY.count == T1 * C)
         var g = Gradients(layers: layers.map { l in
@@ -237,7 +302,7 @@ import Foundation
             return Layer(inputSize: l.inputSize, forward: zero, backward: zero)
         }, headWeight: [Float](repeating: 0, count: C * F), headBias: [Float](repeating: 0, count: C))
         // Head: δW = δYᵀ X, δb = Σ_t δY_t, δX = δY W.
-        var dX = [Float](repeating: 0, count: T1 * F)
+        var dX = pool.zeros(T1 * F)
         dY.withUnsafeBufferPointer { dy in
             trace.headInput.withUnsafeBufferPointer { x in
                 g.headWeight.withUnsafeMutableBufferPointer { dw in
@@ -253,84 +318,115 @@ import Foundation
             }
         }
         for t in 0..<T1 { for k in 0..<C { g.headBias[k] += dY[t * C + k] } }
-        // Layers, last first. δX of the reduced rows is, unstacked, δ of the layer's outputs (the pad row dropped).
+        // Layers, last first. δX of the reduced rows is, unstacked, δ of the layer's outputs (the pad rows dropped).
         for l in stride(from: layers.count - 1, through: 0, by: -1) {
-            let T = trace.steps[l], layer = layers[l]
-            // dX holds δ of this layer's output: T × 2H, or the reduced ⌈T/2⌉ × 4H, whose rows are the same
-            // numbers in the same order (row t of the reduced is rows 2t, 2t + 1), the pad row last.
-            var dOut = dX
-            if dOut.count > T * 2 * H { dOut.removeLast(dOut.count - T * 2 * H) }
-            var dIn = [Float](repeating: 0, count: T * layer.inputSize)
+            let T = trace.frames[l], layer = layers[l]
+            // dX holds δ of this layer's output: N × 2H, or the reduced Σ⌈T/2⌉ × 4H, whose rows are the same numbers
+            // in the same order (row t of the reduced is rows 2t, 2t + 1), each odd sequence's pad row last.
+            var dOut: [Float] = []
+            if reduceAfter == l + 1 {
+                dOut = pool.empty(reserving: T.reduce(0, +) * 2 * H)
+                var row = 0
+                for n in T {
+                    dOut.append(contentsOf: dX[row * 2 * H..<(row + n) * 2 * H])
+                    row += n + n % 2
+                }
+                pool.recycle(&dX)
+            } else {
+                swap(&dOut, &dX)
+            }
+            var dIn = pool.zeros(T.reduce(0, +) * layer.inputSize)
             for (reverse, d, tr) in [(false, layer.forward, trace.forward[l]), (true, layer.backward, trace.backward[l])] {
                 let grad = Self.backward(d, trace: tr, input: trace.inputs[l], outputGradient: dOut, column: reverse ? H : 0,
-                                         steps: T, inputSize: layer.inputSize, hidden: H, reverse: reverse, inputGradient: &dIn)
+                                         frames: T, inputSize: layer.inputSize, hidden: H, reverse: reverse, inputGradient: &dIn, pool: pool)
                 if reverse { g.layers[l].backward = grad } else { g.layers[l].forward = grad }
             }
+            pool.recycle(&dOut)
             dX = dIn
         }
+        pool.recycle(&dX)
         return g
     }
 
-    /// Backpropagation through one direction: its weights' gradient; adds δx to `inputGradient` (T × in).
-    /// `outputGradient` is T × 2H, this direction's columns from `column`.
+    /// Backpropagation through one direction of a batch: its weights' gradient (the sum over the sequences); adds δx
+    /// to `inputGradient` (N × in). `outputGradient` is N × 2H, this direction's columns from `column`. The products
+    /// W_hhᵀ δz of one step of every running sequence are one matrix product; the weights' gradients one product each
+    /// over all rows.
     static func backward(_ d: Direction, trace: DirectionTrace, input: [Float], outputGradient dOut: [Float], column: Int,
-                         steps T: Int, inputSize: Int, hidden H: Int, reverse: Bool, inputGradient: inout [Float]) -> Direction {
-        let G = 4 * H
-        var dz = [Float](repeating: 0, count: T * G)
-        var dhRec = [Float](repeating: 0, count: H)  // W_hhᵀ δz of the step visited before (the direction's next)
-        var dcNext = [Float](repeating: 0, count: H)  // δc of that step, times its f
+                         frames: [Int], inputSize: Int, hidden H: Int, reverse: Bool, inputGradient: inout [Float],
+                         pool: FloatBufferPool) -> Direction {
+        let G = 4 * H, N = frames.reduce(0, +), plan = Schedule(frames), B = frames.count
+        var dz = pool.zeros(N * G)
+        var dhRec = [Float](repeating: 0, count: B * H)  // per running sequence: W_hhᵀ δz of the step visited before
+        var dcNext = [Float](repeating: 0, count: B * H)  // δc of that step, times its f
+        var gathered = [Float](repeating: 0, count: B * G)  // the running sequences' δz of this step
         dz.withUnsafeMutableBufferPointer { dzp in
-            d.recurrentWeights.withUnsafeBufferPointer { whh in
-                for s in stride(from: T - 1, through: 0, by: -1) {
-                    let t = reverse ? T - 1 - s : s
-                    let prev = reverse ? t + 1 : t - 1
-                    let a = t * G
-                    for j in 0..<H {
-                        let i = trace.gates[a + j], f = trace.gates[a + H + j], gc = trace.gates[a + 2 * H + j], o = trace.gates[a + 3 * H + j]
-                        let tc = trace.cellTanh[t * H + j]
-                        let dh = dOut[t * 2 * H + column + j] + dhRec[j]
-                        let dc = dcNext[j] + dh * o * (1 - tc * tc)
-                        let cPrev: Float = s > 0 ? trace.cells[prev * H + j] : 0
-                        dzp[a + j] = dc * gc * i * (1 - i)
-                        dzp[a + H + j] = dc * cPrev * f * (1 - f)
-                        dzp[a + 2 * H + j] = dc * i * (1 - gc * gc)
-                        dzp[a + 3 * H + j] = dh * tc * o * (1 - o)
-                        dcNext[j] = dc * f
-                    }
-                    for j in 0..<H { dhRec[j] = 0 }
-                    dhRec.withUnsafeMutableBufferPointer { r in
-                        _BLAS.gemvTransposed(m: G, n: H, a: whh.baseAddress!, x: dzp.baseAddress! + a, y: r.baseAddress!)
+            gathered.withUnsafeMutableBufferPointer { gp in
+                dhRec.withUnsafeMutableBufferPointer { rec in
+                    dcNext.withUnsafeMutableBufferPointer { next in
+                        d.recurrentWeights.withUnsafeBufferPointer { whh in
+                            for s in stride(from: plan.longest - 1, through: 0, by: -1) {
+                                let running = plan.running(at: s)  // a sequence joins with δh and δc of zero
+                                for k in 0..<running {
+                                    let (t, prev) = plan.rows(plan.order[k], step: s, reverse: reverse)
+                                    let a = t * G, r = k * H
+                                    for j in 0..<H {
+                                        let i = trace.gates[a + j], f = trace.gates[a + H + j], gc = trace.gates[a + 2 * H + j], o = trace.gates[a + 3 * H + j]
+                                        let tc = trace.cellTanh[t * H + j]
+                                        let dh = dOut[t * 2 * H + column + j] + rec[r + j]
+                                        let dc = next[r + j] + dh * o * (1 - tc * tc)
+                                        let cPrev: Float = s > 0 ? trace.cells[prev * H + j] : 0
+                                        dzp[a + j] = dc * gc * i * (1 - i)
+                                        dzp[a + H + j] = dc * cPrev * f * (1 - f)
+                                        dzp[a + 2 * H + j] = dc * i * (1 - gc * gc)
+                                        dzp[a + 3 * H + j] = dh * tc * o * (1 - o)
+                                        next[r + j] = dc * f
+                                    }
+                                    (gp.baseAddress! + k * G).update(from: dzp.baseAddress! + a, count: G)
+                                }
+                                if s > 0 {  // δh_rec = δZ W_hh for the running sequences
+                                    _BLAS.gemm(transposeA: false, transposeB: false, m: running, n: H, k: G, a: gp.baseAddress!, lda: G,
+                                               b: whh.baseAddress!, ldb: H, beta: 0, c: rec.baseAddress!, ldc: H)
+                                }
+                            }
+                        }
                     }
                 }
+            }
+        }
+        // Each row's h of the step before it in the direction's order (zero at a sequence's first step).
+        var hPrevious = pool.zeros(N * H)
+        for (b, n) in frames.enumerated() where n > 1 {
+            for s in 1..<n {
+                let (t, prev) = plan.rows(b, step: s, reverse: reverse)
+                for j in 0..<H { hPrevious[t * H + j] = trace.outputs[prev * H + j] }
             }
         }
         var out = Direction(inputWeights: [Float](repeating: 0, count: G * inputSize),
                             recurrentWeights: [Float](repeating: 0, count: G * H), bias: [Float](repeating: 0, count: G))
-        for t in 0..<T { for k in 0..<G { out.bias[k] += dz[t * G + k] } }
+        for t in 0..<N { for k in 0..<G { out.bias[k] += dz[t * G + k] } }
         dz.withUnsafeBufferPointer { dzp in
             input.withUnsafeBufferPointer { x in
                 out.inputWeights.withUnsafeMutableBufferPointer { dw in  // δW_ih = δZᵀ X
-                    _BLAS.gemm(transposeA: true, transposeB: false, m: G, n: inputSize, k: T, a: dzp.baseAddress!, lda: G,
+                    _BLAS.gemm(transposeA: true, transposeB: false, m: G, n: inputSize, k: N, a: dzp.baseAddress!, lda: G,
                                b: x.baseAddress!, ldb: inputSize, beta: 0, c: dw.baseAddress!, ldc: inputSize)
                 }
             }
-            if T > 1 {
-                trace.outputs.withUnsafeBufferPointer { h in
-                    out.recurrentWeights.withUnsafeMutableBufferPointer { dw in  // δW_hh = Σ_t δz_t h_prevᵀ
-                        // forward: δz_1…δz_{T−1} against h_0…h_{T−2}; backward: δz_0…δz_{T−2} against h_1…h_{T−1}
-                        let z0 = reverse ? 0 : 1, h0 = reverse ? 1 : 0
-                        _BLAS.gemm(transposeA: true, transposeB: false, m: G, n: H, k: T - 1, a: dzp.baseAddress! + z0 * G, lda: G,
-                                   b: h.baseAddress! + h0 * H, ldb: H, beta: 0, c: dw.baseAddress!, ldc: H)
-                    }
+            hPrevious.withUnsafeBufferPointer { h in
+                out.recurrentWeights.withUnsafeMutableBufferPointer { dw in  // δW_hh = Σ_t δz_t h_prevᵀ
+                    _BLAS.gemm(transposeA: true, transposeB: false, m: G, n: H, k: N, a: dzp.baseAddress!, lda: G,
+                               b: h.baseAddress!, ldb: H, beta: 0, c: dw.baseAddress!, ldc: H)
                 }
             }
             d.inputWeights.withUnsafeBufferPointer { w in
                 inputGradient.withUnsafeMutableBufferPointer { dx in  // δX += δZ W_ih
-                    _BLAS.gemm(transposeA: false, transposeB: false, m: T, n: inputSize, k: G, a: dzp.baseAddress!, lda: G,
+                    _BLAS.gemm(transposeA: false, transposeB: false, m: N, n: inputSize, k: G, a: dzp.baseAddress!, lda: G,
                                b: w.baseAddress!, ldb: inputSize, beta: 1, c: dx.baseAddress!, ldc: inputSize)
                 }
             }
         }
+        pool.recycle(&dz)
+        pool.recycle(&hPrevious)
         return out
     }
 
@@ -345,16 +441,63 @@ import Foundation
     /// labeling's share. Labelings CTC cannot align are left out; nil where it aligns none. One labeling: its CTC
     /// loss and gradient.
     func lossAndGradients(features: [Float], frames: Int, anyOf labelings: [[Int]], blank: Int = 0) -> (loss: Double, gradients: Gradients)? {
-        let trace = forward(features, frames: frames)
-        let logits = FeatureMatrix(rows: trace.outputFrames, columns: classes, values: trace.logits)
-        let each = labelings.compactMap { CTCGradient.lossAndGradient($0, logits: logits, blank: blank) }
-        guard let union = CTCGradient.union(each.map(\.loss)) else { return nil }
-        if each.count == 1 { return (each[0].loss, gradients(trace, logitsGradient: each[0].gradient)) }
-        var dY = [Float](repeating: 0, count: each[0].gradient.count)
-        for (w, e) in zip(union.weights, each) {
-            let s = Float(w)
-            for i in dY.indices { dY[i] += s * e.gradient[i] }
+        guard let (losses, g) = lossAndGradients(batch: [BatchItem(features: features, frames: frames, labelings: labelings)], blank: blank),
+              let loss = losses[0] else { return nil }
+        return (loss, g)
+    }
+
+    /// One sequence of a batch: its features (frames × inputDim), the texts any one of which it may read
+    /// (``lossAndGradients(features:frames:anyOf:blank:)``), and the weight of its loss in the batch's sum.
+    struct BatchItem: Sendable {
+        var features: [Float]
+        var frames: Int
+        var labelings: [[Int]]
+        var weight: Float = 1
+    }
+
+    /// A batch's losses (each sequence's, as ``lossAndGradients(features:frames:anyOf:blank:)`` gives it alone; nil
+    /// where CTC aligns none of its texts) and the gradient of their weighted sum, Σ_b weight_b · loss_b over the
+    /// sequences that align, with respect to every weight: one forward and one backward pass of the whole batch.
+    /// Nil where no sequence aligns.
+    func lossAndGradients(batch: [BatchItem], blank: Int = 0, pool: FloatBufferPool = FloatBufferPool()) -> (losses: [Double?], gradients: Gradients)? {
+        var trace = forward(batch.flatMap(\.features), sequences: batch.map(\.frames), pool: pool)
+        let C = classes
+        var dY = pool.zeros(trace.logits.count)
+        var losses: [Double?] = []
+        var row = 0
+        for (b, e) in batch.enumerated() {
+            let rows = trace.sequenceFrames[b]
+            let logits = FeatureMatrix(rows: rows, columns: C, values: Array(trace.logits[row * C..<(row + rows) * C]))
+            let each = e.labelings.compactMap { CTCGradient.lossAndGradient($0, logits: logits, blank: blank) }
+            if let union = CTCGradient.union(each.map(\.loss)) {
+                losses.append(union.loss)
+                for (w, one) in zip(union.weights, each) {
+                    let s = Float(w) * e.weight
+                    for i in one.gradient.indices { dY[row * C + i] += s * one.gradient[i] }
+                }
+            } else {
+                losses.append(nil)
+            }
+            row += rows
         }
-        return (union.loss, gradients(trace, logitsGradient: dY))
+        let g = losses.contains(where: { $0 != nil }) ? gradients(trace, logitsGradient: dY, pool: pool) : nil
+        pool.recycle(&dY)
+        pool.recycle(&trace)
+        return g.map { (losses, $0) }
+    }
+}
+
+extension FloatBufferPool {
+    /// Keeps every array of a spent trace.
+    func recycle(_ trace: inout _FloatLSTMNetwork.Trace) {
+        for l in trace.inputs.indices { recycle(&trace.inputs[l]) }
+        for l in trace.forward.indices { recycle(&trace.forward[l]) }
+        for l in trace.backward.indices { recycle(&trace.backward[l]) }
+        recycle(&trace.headInput)
+        recycle(&trace.logits)
+    }
+
+    func recycle(_ d: inout _FloatLSTMNetwork.DirectionTrace) {
+        recycle(&d.gates); recycle(&d.cells); recycle(&d.cellTanh); recycle(&d.outputs)
     }
 }

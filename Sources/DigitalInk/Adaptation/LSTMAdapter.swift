@@ -144,22 +144,25 @@ struct LSTMAdapterTraining: Sendable {
     }
 
     /// The objective at `adapter` and its gradient, shaped as the adapter (`a`, `b` of each pair, then d).
-    func objective(_ adapter: LSTMAdapter, base: _FloatLSTMNetwork, _ examples: [Example]) -> (value: Double, gradient: LSTMAdapter) {
+    func objective(_ adapter: LSTMAdapter, base: _FloatLSTMNetwork, _ examples: [Example],
+                   pool: FloatBufferPool = FloatBufferPool()) -> (value: Double, gradient: LSTMAdapter) {
         let net = adapter.applied(to: base)
         var sum: [[Float]] = adapter.pairs.map { [Float](repeating: 0, count: $0.rows * $0.columns) }
         var biasSum = [Float](repeating: 0, count: adapter.headBias.count)
         var loss = 0.0, n = 0
-        for e in examples {
-            guard !e.labels.isEmpty,
-                  let (l, g) = net.lossAndGradients(features: e.features.values, frames: e.features.rows, anyOf: [e.labels] + (e.otherCase.map { [$0] } ?? []))
-            else { continue }
-            let w = 1 / Float(e.labels.count)
-            loss += l / Double(e.labels.count)
-            n += 1
-            for (k, dw) in LSTMAdapter.weightGradients(g).enumerated() {
-                sum[k].withUnsafeMutableBufferPointer { s in dw.withUnsafeBufferPointer { d in for i in 0..<d.count { s[i] += w * d[i] } } }
+        // One forward and one backward pass of the whole batch, each example's loss weighted by 1 / its text's length.
+        let usable = examples.filter { !$0.labels.isEmpty }
+        if let (losses, g) = net.lossAndGradients(batch: usable.map {
+            .init(features: $0.features.values, frames: $0.features.rows, labelings: [$0.labels] + ($0.otherCase.map { [$0] } ?? []),
+                  weight: 1 / Float($0.labels.count))
+        }, pool: pool) {
+            for (l, e) in zip(losses, usable) {
+                guard let l else { continue }
+                loss += l / Double(e.labels.count)
+                n += 1
             }
-            for i in biasSum.indices { biasSum[i] += w * g.headBias[i] }
+            sum = LSTMAdapter.weightGradients(g)
+            biasSum = g.headBias
         }
         let scale: Float = n > 0 ? 1 / Float(n) : 0
         var grad = adapter
@@ -211,6 +214,7 @@ struct LSTMAdapterTraining: Sendable {
         var current = start
         var rng = SplitMix64(seed: seed)
         var order: [Int] = []
+        let pool = FloatBufferPool()  // the batches' arrays, reused from step to step
         for step in 1...steps {
             var batch = examples
             if minibatch > 0, minibatch < examples.count {
@@ -221,7 +225,7 @@ struct LSTMAdapterTraining: Sendable {
                 batch = order.prefix(minibatch).sorted().map { examples[$0] }
                 order.removeFirst(minibatch)
             }
-            let g = Self.flatten(objective(current, base: base, batch).gradient)
+            let g = Self.flatten(objective(current, base: base, batch, pool: pool).gradient)
             let c1 = 1 - powf(0.9, Float(step)), c2 = 1 - powf(0.999, Float(step))
             let lr = learningRate
             params.withUnsafeMutableBufferPointer { p in
