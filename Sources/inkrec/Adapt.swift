@@ -47,12 +47,16 @@ struct Adapt: AsyncParsableCommand {
     @Option(name: .long, help: "Adam steps of this learning (default: 40 for every weight, 50 for the output layer): fewer learn faster and change less.")
     var steps: Int?
 
+    @Option(name: .long, help: ArgumentHelp("The seed of a new profile's change to every weight (its start and the order of its steps' pairs; default 41): for measuring how much a figure owes to one seed.", visibility: .hidden))
+    var seed: UInt64?
+
     @Flag(name: .long, help: "Also say whether another model on the same network fits the confirmed texts clearly better (its language model).")
     var suggestLanguage = false
 
     func validate() throws {
         if !(0...Int(UInt32.max)).contains(minimumPairs) { throw ValidationError("--minimum-pairs must be in 0...\(UInt32.max)") }
         if let steps, !(1...1000).contains(steps) { throw ValidationError("--steps must be in 1...1000") }
+        if seed != nil, profile != nil { throw ValidationError("--seed is for a new profile") }
         if adapt != nil, profile != nil { throw ValidationError("--adapt is for a new profile; an earlier one (--profile) keeps what it changes") }
     }
 
@@ -79,7 +83,7 @@ struct Adapt: AsyncParsableCommand {
             if let profile {
                 learner = try WriterProfile(data: try readProfile(profile), for: recognizer, steps: steps)
             } else {
-                learner = try await WriterProfile(for: recognizer, minimumPairs: minimumPairs, adapting: adapt, steps: steps)
+                learner = try await WriterProfile(for: recognizer, minimumPairs: minimumPairs, adapting: adapt, steps: steps, seed: seed)
             }
             let started = Date()
             try await learner.learn(from: examples)

@@ -146,6 +146,20 @@ struct WriterProfileTests {
         #expect(plain.candidates.first?.score != a.candidates.first?.score, "an active profile changes the scores")
     }
 
+    @Test("a profile learned with the same seed twice is the same, bit for bit; another seed learns another change")
+    func seeds() async throws {
+        func learned(_ seed: UInt64?) async throws -> Data {
+            let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: 2, seed: seed)
+            try await profile.learn(from: try pairs())
+            return profile.data()
+        }
+        let byDefault = try await learned(nil)
+        #expect(try await learned(41) == byDefault)  // the settings' own seed
+        let other = try await learned(7)
+        #expect(other != byDefault && other.count == byDefault.count)
+        #expect(try await learned(7) == other)
+    }
+
     @Test("learning from pairs the model already reads leaves their readings unchanged")
     func readPairsStayRead() async throws {
         let profile = try await WriterProfile(for: recognizer, minimumPairs: 0)

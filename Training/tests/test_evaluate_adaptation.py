@@ -25,3 +25,16 @@ def test_adapt_output_gives_learning_time_and_suggested_model():
     assert parse_adapt(learned + same) == (1.23, None)
     with pytest.raises(RuntimeError):  # no language line: inkrec was not asked, or its output changed
         parse_adapt(learned)
+
+
+def test_adapt_passes_the_seed_only_when_one_is_set(monkeypatch, tmp_path):
+    from inkrec_training.families.latin import evaluate_adaptation as ea
+    calls = []
+    monkeypatch.setattr(ea.subprocess, "run", lambda argv, **kw: calls.append(argv) or SimpleNamespace(stderr=""))
+    monkeypatch.setattr(ea.engine, "ink_object", lambda it, text: {"strokes": [], "text": text})
+    items = [SimpleNamespace(label="hello")]
+    ea.adapt("inkrec", "/m", items, str(tmp_path / "p.jsonl"), str(tmp_path / "o.bin"))
+    monkeypatch.setattr(ea, "SEED", 7)
+    ea.adapt("inkrec", "/m", items, str(tmp_path / "p.jsonl"), str(tmp_path / "o.bin"))
+    assert "--seed" not in calls[0]
+    assert calls[1][calls[1].index("--seed") + 1] == "7"

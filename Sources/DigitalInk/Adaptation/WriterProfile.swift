@@ -38,6 +38,9 @@ public final class WriterProfile: Sendable {
     let recognizer: DigitalInkRecognizer?
     /// Adam steps per `learn` call (nil: `LearningSettings` or `NetworkLearningSettings`).
     let steps: Int?
+    /// The seed of a change to every weight: its A's start and the order of its steps' pairs (nil: 41, the settings'
+    /// own). How the evaluation tells a seed's luck from what the settings do.
+    let seed: UInt64?
 
     /// What a profile changes.
     enum Change: Sendable, Equatable {
@@ -65,11 +68,12 @@ public final class WriterProfile: Sendable {
     let examples = LockedState<Kept>(Kept())
 
     init(networkDigest: String, minimumPairs: Int, change: Change, pairsLearned: Int, recognizer: DigitalInkRecognizer?,
-         steps: Int? = nil) {
+         steps: Int? = nil, seed: UInt64? = nil) {
         self.networkDigest = networkDigest
         self.minimumPairs = minimumPairs
         self.recognizer = recognizer
         self.steps = steps
+        self.seed = seed
         self.state = LockedState(State(change: change, pairsLearned: pairsLearned))
     }
 
@@ -84,10 +88,12 @@ public final class WriterProfile: Sendable {
     }
 
     /// A new profile that adapts `kind` (nil: every weight where that fits in ``maxDataSize``, else the output
-    /// layer) with `steps` Adam steps per `learn` call (nil: the settings measured): how the evaluation compares
-    /// them, and how tests learn quickly. A `kind` that does not fit is an error.
+    /// layer) with `steps` Adam steps per `learn` call (nil: the settings measured) and, for a change to every
+    /// weight, `seed` (nil: the settings' own): how the evaluation compares them, and how tests learn quickly. A
+    /// `kind` that does not fit is an error.
     @_spi(Engine) public convenience init(for recognizer: DigitalInkRecognizer, minimumPairs: Int,
-                                          adapting kind: _WriterProfileKind?, steps: Int? = nil) async throws(DigitalInkError) {
+                                          adapting kind: _WriterProfileKind?, steps: Int? = nil,
+                                          seed: UInt64? = nil) async throws(DigitalInkError) {
         guard minimumPairs >= 0 else {
             throw .invalidOption(name: "minimumPairs", reason: "\(minimumPairs) is negative")
         }
@@ -100,7 +106,7 @@ public final class WriterProfile: Sendable {
         var change: Change? = nil
         if kind != .head {
             let c = model.configuration.network
-            let adapter = LSTMAdapter(shapes: LSTMAdapter.shapes(of: c), classes: c.numClasses, rank: 8)
+            let adapter = LSTMAdapter(shapes: LSTMAdapter.shapes(of: c), classes: c.numClasses, rank: 8, seed: seed ?? 41)
             let size = WriterProfileFormat.size(of: adapter)
             if size <= Self.maxDataSize, (c.head ?? .ctc) == .ctc {
                 change = .network(adapter)
@@ -116,7 +122,7 @@ public final class WriterProfile: Sendable {
             change = .head(HeadAdapter(rank: rank, inputs: shape.inputs, classes: shape.classes))
         }
         self.init(networkDigest: try model.networkDigest(), minimumPairs: minimumPairs, change: change!,
-                  pairsLearned: 0, recognizer: recognizer, steps: steps)
+                  pairsLearned: 0, recognizer: recognizer, steps: steps, seed: seed)
     }
 
     /// How many confirmed pairs the profile has learned from (over its whole life, also before it was saved).
@@ -177,6 +183,7 @@ public final class WriterProfile: Sendable {
                     let base = try Self.floatNetwork(of: model, fitting: adapter)
                     var training = NetworkLearningSettings().training
                     if let steps = self.steps { training.steps = steps }
+                    if let seed = self.seed { training.seed = seed }
                     let learned = training.fit(adapter, base: base, to: kept.network)
                     let folded = try Self.folded(learned, into: base, model)
                     self.state.withLock { state in
