@@ -19,6 +19,11 @@
 @_spi(Engine) import DigitalInk
 import Foundation
 
+extension Duration {
+    /// This duration in microseconds, as the report's times are.
+    var microseconds: Double { Double(components.seconds) * 1e6 + Double(components.attoseconds) * 1e-12 }
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("inkrec-bench-forward: \(message)\n".utf8))
     exit(2)
@@ -77,7 +82,7 @@ if stage == "load" {
             let start = loadClock.now
             do { try await body() } catch { fail("load: \(error)") }
             let d = loadClock.now - start
-            if round >= warmup { times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12) }
+            if round >= warmup { times.append(d.microseconds) }
         }
         return times
     }
@@ -129,8 +134,8 @@ if stage == "learn" {
             let start = learnClock.now
             try await profile.learn(from: pairs)
             let d = learnClock.now - start
-            if round >= warmup { times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12) }
-            bytes = try profile.data().count
+            if round >= warmup { times.append(d.microseconds) }
+            bytes = profile.data().count
         }
     } catch { fail("learn: \(error)") }
     let report: [String: Any] = [
@@ -181,7 +186,7 @@ for file in files {
                     do { lines = try await recognizer.recognizePage(item.ink, context: item.context).lines.count } catch { fail("\(file.path) ink \(index): \(error)") }
                 }
                 let d = clock.now - start
-                if round >= warmup { times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12) }
+                if round >= warmup { times.append(d.microseconds) }
             }
             records.append([
                 "file": file.path, "index": index, "id": item.id, "label": item.label, "lines": lines,
@@ -204,7 +209,7 @@ for file in files {
                 let start = clock.now
                 _ = try await recognizer.recognize(item.ink, context: item.context)
                 let d = clock.now - start
-                times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12)
+                times.append(d.microseconds)
             }
         } else if stage != "forward" {
             func once() {
@@ -221,7 +226,7 @@ for file in files {
                 let start = clock.now
                 once()
                 let d = clock.now - start
-                times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12)
+                times.append(d.microseconds)
             }
         } else {
             for _ in 0..<warmup { out = network.logProbabilities(features) }
@@ -229,7 +234,7 @@ for file in files {
                 let start = clock.now
                 out = network.logProbabilities(features)
                 let d = clock.now - start
-                times.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) * 1e-12)
+                times.append(d.microseconds)
             }
         }
         if dumpPath != nil {

@@ -460,7 +460,9 @@ import Foundation
     /// sequences that align, with respect to every weight: one forward and one backward pass of the whole batch.
     /// Nil where no sequence aligns.
     func lossAndGradients(batch: [BatchItem], blank: Int = 0, pool: FloatBufferPool = FloatBufferPool()) -> (losses: [Double?], gradients: Gradients)? {
-        var trace = forward(batch.flatMap(\.features), sequences: batch.map(\.frames), pool: pool)
+        var features = pool.empty(reserving: batch.reduce(0) { $0 + $1.features.count })
+        for item in batch { features.append(contentsOf: item.features) }
+        var trace = forward(features, sequences: batch.map(\.frames), pool: pool)
         let C = classes
         var dY = pool.zeros(trace.logits.count)
         var losses: [Double?] = []

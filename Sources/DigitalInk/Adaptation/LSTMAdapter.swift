@@ -147,23 +147,22 @@ struct LSTMAdapterTraining: Sendable {
     func objective(_ adapter: LSTMAdapter, base: _FloatLSTMNetwork, _ examples: [Example],
                    pool: FloatBufferPool = FloatBufferPool()) -> (value: Double, gradient: LSTMAdapter) {
         let net = adapter.applied(to: base)
-        var sum: [[Float]] = adapter.pairs.map { [Float](repeating: 0, count: $0.rows * $0.columns) }
-        var biasSum = [Float](repeating: 0, count: adapter.headBias.count)
-        var loss = 0.0, n = 0
         // One forward and one backward pass of the whole batch, each example's loss weighted by 1 / its text's length.
         let usable = examples.filter { !$0.labels.isEmpty }
-        if let (losses, g) = net.lossAndGradients(batch: usable.map {
+        let batch = net.lossAndGradients(batch: usable.map {
             .init(features: $0.features.values, frames: $0.features.rows, labelings: [$0.labels] + ($0.otherCase.map { [$0] } ?? []),
                   weight: 1 / Float($0.labels.count))
-        }, pool: pool) {
-            for (l, e) in zip(losses, usable) {
-                guard let l else { continue }
-                loss += l / Double(e.labels.count)
-                n += 1
-            }
-            sum = LSTMAdapter.weightGradients(g)
-            biasSum = g.headBias
+        }, pool: pool)
+        var loss = 0.0, n = 0
+        for (l, e) in zip(batch?.losses ?? [], usable) {
+            guard let l else { continue }
+            loss += l / Double(e.labels.count)
+            n += 1
         }
+        // No example aligned: no gradient but the penalty's.
+        let sum = batch.map { LSTMAdapter.weightGradients($0.gradients) }
+            ?? adapter.pairs.map { [Float](repeating: 0, count: $0.rows * $0.columns) }
+        let biasSum = batch?.gradients.headBias ?? [Float](repeating: 0, count: adapter.headBias.count)
         let scale: Float = n > 0 ? 1 / Float(n) : 0
         var grad = adapter
         var value = n > 0 ? loss / Double(n) : 0
