@@ -223,3 +223,14 @@ put("fuzz-profile", "v2-small.bin", profile2(1, SMALL, 3, minimum=0, learned=60,
 put("fuzz-profile", "v2-other-shapes.bin", profile2(2, [(4, 3), (5, 1)], 2))
 put("fuzz-profile", "v2-nan.bin", profile2(1, [(1, 1)], 1, fill=float("nan")))
 put("fuzz-profile", "v2-trailing.bin", profile2(1, [(1, 1)], 1, tail=b"\0"))
+
+
+# --- writer profiles, version 3: version 2 with "INKWP\0\0\3" and its check after d (pairs read, their words,
+# word errors without a change, with one; u32 each) ---
+def profile3(r, shapes, c, check=(50, 50, 8, 5), **kw):
+    return b"INKWP\0\0\3" + profile2(r, shapes, c, **kw)[8:] + struct.pack("<IIII", *check)
+
+
+put("fuzz-profile", "v3-small.bin", profile3(1, SMALL, 3, minimum=0, learned=60, fill=0.125))
+put("fuzz-profile", "v3-no-gain.bin", profile3(1, SMALL, 3, check=(50, 50, 5, 5), minimum=0, learned=60, fill=0.125))
+put("fuzz-profile", "v3-bad-check.bin", profile3(1, [(1, 1)], 1, check=(0, 6, 0, 0)))

@@ -50,12 +50,16 @@ struct Adapt: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The seed of a new profile's change to every weight (its start and the order of its steps' pairs; default 41): for measuring how much a figure owes to one seed.", visibility: .hidden))
     var seed: UInt64?
 
+    @Option(name: .long, help: ArgumentHelp("Adam steps of each change the profile's check learns (default 4; 0: no check, the change applies whatever it reads): for measuring what the check does.", visibility: .hidden))
+    var checkSteps: Int?
+
     @Flag(name: .long, help: "Also say whether another model on the same network fits the confirmed texts clearly better (its language model).")
     var suggestLanguage = false
 
     func validate() throws {
         if !(0...Int(UInt32.max)).contains(minimumPairs) { throw ValidationError("--minimum-pairs must be in 0...\(UInt32.max)") }
         if let steps, !(1...1000).contains(steps) { throw ValidationError("--steps must be in 1...1000") }
+        if let checkSteps, !(0...1000).contains(checkSteps) { throw ValidationError("--check-steps must be in 0...1000") }
         if seed != nil, profile != nil { throw ValidationError("--seed is for a new profile") }
         if adapt != nil, profile != nil { throw ValidationError("--adapt is for a new profile; an earlier one (--profile) keeps what it changes") }
     }
@@ -81,9 +85,9 @@ struct Adapt: AsyncParsableCommand {
             let recognizer = DigitalInkRecognizer(options: try await model.recognizerOptions(modelDirectory: modelDirectory))
             let learner: WriterProfile
             if let profile {
-                learner = try WriterProfile(data: try readProfile(profile), for: recognizer, steps: steps)
+                learner = try WriterProfile(data: try readProfile(profile), for: recognizer, steps: steps, checkSteps: checkSteps)
             } else {
-                learner = try await WriterProfile(for: recognizer, minimumPairs: minimumPairs, adapting: adapt, steps: steps, seed: seed)
+                learner = try await WriterProfile(for: recognizer, minimumPairs: minimumPairs, adapting: adapt, steps: steps, seed: seed, checkSteps: checkSteps)
             }
             let started = Date()
             try await learner.learn(from: examples)
@@ -98,7 +102,11 @@ struct Adapt: AsyncParsableCommand {
             }
             printError(String(format: "%@: learned from %d pairs in %.2f s (%d in all); %d bytes; %@", output, examples.count,
                               seconds, learner.pairsLearned, data.count,
-                              learner.isActive ? "active" : "inactive until \(learner.minimumPairs) pairs"))
+                              learner.isActive ? "active" : learner.pairsLearned < learner.minimumPairs
+                                ? "inactive until \(learner.minimumPairs) pairs" : "inactive: its check showed no gain"))
+            if let c = learner.check {
+                printError("check: \(c.pairs) confirmed pairs (\(c.words) words), each read with a change learned from the others: \(c.wordErrorsWith) word errors (\(c.wordErrorsWithout) without a change)")
+            }
             if suggestLanguage { try await suggest(recognizer, texts: examples.map(\.1)) }
         } catch let error as ExitCode {
             throw error

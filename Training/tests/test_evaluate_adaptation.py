@@ -27,14 +27,16 @@ def test_adapt_output_gives_learning_time_and_suggested_model():
         parse_adapt(learned)
 
 
-def test_adapt_passes_the_seed_only_when_one_is_set(monkeypatch, tmp_path):
+@pytest.mark.parametrize("setting, option, value", [("SEED", "--seed", 7),
+                                                     ("CHECK_STEPS", "--check-steps", 0)])  # 0 is a setting: no check
+def test_adapt_passes_a_setting_only_when_it_is_set(monkeypatch, tmp_path, setting, option, value):
     from inkrec_training.families.latin import evaluate_adaptation as ea
     calls = []
     monkeypatch.setattr(ea.subprocess, "run", lambda argv, **kw: calls.append(argv) or SimpleNamespace(stderr=""))
     monkeypatch.setattr(ea.engine, "ink_object", lambda it, text: {"strokes": [], "text": text})
     items = [SimpleNamespace(label="hello")]
     ea.adapt("inkrec", "/m", items, str(tmp_path / "p.jsonl"), str(tmp_path / "o.bin"))
-    monkeypatch.setattr(ea, "SEED", 7)
+    monkeypatch.setattr(ea, setting, value)
     ea.adapt("inkrec", "/m", items, str(tmp_path / "p.jsonl"), str(tmp_path / "o.bin"))
-    assert "--seed" not in calls[0]
-    assert calls[1][calls[1].index("--seed") + 1] == "7"
+    assert option not in calls[0]
+    assert calls[1][calls[1].index(option) + 1] == str(value)

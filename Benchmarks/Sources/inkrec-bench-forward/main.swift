@@ -2,7 +2,7 @@
 // ink and prints the times as JSON; Benchmarks/side_by_side.py runs it on the very inks it gives to
 // ONNX Runtime and PyTorch.
 //
-//     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE]
+//     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE] [--check-steps N]
 //                          [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop|learn] INK_FILE...
 //
 // INK_FILE: .json / .inkml (one ink) or .jsonl (one ink a line). Features are computed with the
@@ -15,6 +15,7 @@
 // the warm-up runs the files are in the page cache.
 // --stage learn times a writer profile learning from every labelled ink of the files at once (`WriterProfile.learn`,
 // a fresh profile each round, the model loaded before): issue 41's "learning from 50 words under 2 s on one core".
+// Its check (`WriterProfileCheck`) runs as in an app; --check-steps N sets its steps (0: no check).
 @_spi(Engine) import BenchmarkSupport
 @_spi(Engine) import DigitalInk
 import Foundation
@@ -34,6 +35,7 @@ var repeats = 20
 var warmup = 3
 var dumpPath: String?
 var profilePath: String?
+var checkSteps: Int?
 var stage = "forward"
 var files: [URL] = []
 var args = CommandLine.arguments.dropFirst()
@@ -53,8 +55,9 @@ while let a = args.popFirst() {
     case "--dump": dumpPath = value(of: "--dump")
     case "--stage": stage = value(of: "--stage")
     case "--profile": profilePath = value(of: "--profile")
+    case "--check-steps": checkSteps = number(of: "--check-steps")
     case "-h", "--help":
-        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE] [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop|learn] INK_FILE...")
+        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE] [--check-steps N] [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop|learn] INK_FILE...")
         exit(0)
     default: files.append(URL(fileURLWithPath: a))
     }
@@ -130,7 +133,7 @@ if stage == "learn" {
     do {
         try await recognizer.load()
         for round in 0..<(warmup + repeats) {
-            let profile = try await WriterProfile(for: recognizer, minimumPairs: 0)
+            let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, checkSteps: checkSteps)
             let start = learnClock.now
             try await profile.learn(from: pairs)
             let d = learnClock.now - start
@@ -140,7 +143,7 @@ if stage == "learn" {
     } catch { fail("learn: \(error)") }
     let report: [String: Any] = [
         "engine": "DigitalInk WriterProfile", "blas": BLASInfo.description, "model": modelDir.path, "repeats": repeats,
-        "warmup": warmup, "stage": stage,
+        "warmup": warmup, "stage": stage, "checkSteps": checkSteps.map { $0 as Any } ?? "default",
         "inks": [["id": "learn from \(pairs.count) pairs", "pairs": pairs.count, "profile_bytes": bytes, "median_us": percentile(times, 50),
                   "p90_us": percentile(times, 90), "min_us": times.min() ?? 0, "times_us": times] as [String: Any]],
     ]

@@ -69,7 +69,7 @@ extension LSTMAdapterTraining.Example {
         var origins: [FeatureExtractor.FrameOrigin]? = nil
         let frames = try model.features.features(for: ink, writingArea: nil, origins: &origins)
         guard frames.rows > 0 else { return nil }
-        self.init(features: frames, labels: labels, otherCase: HeadExample.otherCase(of: text, model: model))
+        self.init(features: frames, labels: labels, otherCase: HeadExample.otherCase(of: text, model: model), ink: ink, text: text)
     }
 }
 

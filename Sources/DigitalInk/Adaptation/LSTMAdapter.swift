@@ -141,6 +141,9 @@ struct LSTMAdapterTraining: Sendable {
         var labels: [Int]
         /// A lone letter's other case (``HeadExample/otherCase(of:model:)``): the example then learns either case.
         var otherCase: [Int]? = nil
+        /// The pair itself, for the check's readings (``HeldOutCheck``); nil where only features are known.
+        var ink: Ink? = nil
+        var text: String? = nil
     }
 
     /// The objective at `adapter` and its gradient, shaped as the adapter (`a`, `b` of each pair, then d).

@@ -28,15 +28,29 @@ import Foundation
 ///             …           for each weight: A (Float32, r × columns), then B (Float32, rows × r)
 ///             4·C         d (Float32)
 ///
+/// Version 3, a change beside every weight and its last check (``WriterProfileCheck``): version 2 with the magic
+/// "INKWP\0\0\3" and after d
+///
+///             4 (u32)     pairs the check read, 1 ... ``WriterProfile/maxKeptPairs``
+///             4 (u32)     the words of their texts, 0 ... 2²⁴
+///             4 (u32)     word errors of their readings without a change, 0 ... 2²⁴
+///             4 (u32)     word errors with one, 0 ... 2²⁴
+///
 /// Exactly that many bytes, at most ``WriterProfile/maxDataSize``, every float finite. Internal.
 enum WriterProfileFormat {
     static let magic: [UInt8] = Array("INKWP".utf8) + [0, 0, 1]
     static let magicV2: [UInt8] = Array("INKWP".utf8) + [0, 0, 2]
+    static let magicV3: [UInt8] = Array("INKWP".utf8) + [0, 0, 3]
+    /// The bytes version 3 adds to version 2.
+    static let checkSize = 16
+    /// The largest count of words or word errors a check may hold.
+    static let maxCheckCount = 1 << 24
     static let headerSize = 64
     /// The most weights a version-2 profile may change.
     static let maxPairs = 256
 
-    static func encode(digest: String, minimumPairs: Int, pairsLearned: Int, change: WriterProfile.Change) -> Data {
+    static func encode(digest: String, minimumPairs: Int, pairsLearned: Int, change: WriterProfile.Change,
+                       check: WriterProfileCheck? = nil) -> Data {
         switch change {
         case .head(let adapter):
             var out = Data(magic)
@@ -48,8 +62,8 @@ enum WriterProfileFormat {
             for f in adapter.d { append(f.bitPattern, to: &out) }
             return out
         case .network(let adapter):
-            var out = Data(magicV2)
-            out.reserveCapacity(size(of: adapter))
+            var out = Data(check == nil ? magicV2 : magicV3)
+            out.reserveCapacity(size(of: adapter) + (check == nil ? 0 : checkSize))
             out.append(contentsOf: digestBytes(digest))
             for v in [adapter.rank, adapter.pairs.count, adapter.headBias.count, minimumPairs] { append(UInt32(v), to: &out) }
             append(UInt64(pairsLearned), to: &out)
@@ -59,6 +73,11 @@ enum WriterProfileFormat {
                 for f in p.b { append(f.bitPattern, to: &out) }
             }
             for f in adapter.headBias { append(f.bitPattern, to: &out) }
+            if let check {
+                for v in [check.pairs, check.words, check.wordErrorsWithout, check.wordErrorsWith] {
+                    append(UInt32(min(v, maxCheckCount)), to: &out)
+                }
+            }
             return out
         }
     }
@@ -86,6 +105,7 @@ enum WriterProfileFormat {
         var minimumPairs: Int
         var pairsLearned: Int
         var change: WriterProfile.Change
+        var check: WriterProfileCheck? = nil
     }
 
     /// The fields of `data`; throws ``DigitalInkError/malformedInput(source:line:field:reason:)`` naming the
@@ -99,7 +119,8 @@ enum WriterProfileFormat {
         }
         guard data.count >= headerSize else { throw bad("size", "\(data.count) bytes, shorter than the \(headerSize)-byte header") }
         let bytes = [UInt8](data)
-        let version2 = Array(bytes[0..<8]) == magicV2
+        let version3 = Array(bytes[0..<8]) == magicV3
+        let version2 = version3 || Array(bytes[0..<8]) == magicV2
         guard version2 || Array(bytes[0..<8]) == magic else { throw bad("magic", "not a writer profile (or another version)") }
         func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
         func u64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) } }
@@ -131,7 +152,7 @@ enum WriterProfileFormat {
                 floats += rank * (rows + columns)
                 guard floats <= data.count / 4 else { throw bad("size", "\(data.count) bytes, too short for the shapes") }
             }
-            let expected = headerSize + 8 * count + 4 * floats
+            let expected = headerSize + 8 * count + 4 * floats + (version3 ? checkSize : 0)
             guard data.count == expected else {
                 throw bad("size", "\(data.count) bytes; rank \(rank), these \(count) shapes and \(classes) classes take \(expected)")
             }
@@ -145,8 +166,20 @@ enum WriterProfileFormat {
             }
             var d = [Float](repeating: 0, count: classes)
             for j in d.indices { d[j] = try float(at, i); at += 4; i += 1 }
+            var check: WriterProfileCheck? = nil
+            if version3 {
+                let read = u32(at), words = u32(at + 4), without = u32(at + 8), with = u32(at + 12)
+                guard (1...WriterProfile.maxKeptPairs).contains(read) else {
+                    throw bad("check", "\(read) pairs read, outside 1...\(WriterProfile.maxKeptPairs)")
+                }
+                for (name, v) in [("words", words), ("word errors without a change", without), ("word errors with one", with)]
+                where v > maxCheckCount {
+                    throw bad("check", "\(v) \(name), more than \(maxCheckCount)")
+                }
+                check = WriterProfileCheck(pairs: read, words: words, wordErrorsWithout: without, wordErrorsWith: with)
+            }
             return Decoded(digest: digest, minimumPairs: minimumPairs, pairsLearned: Int(learned),
-                           change: .network(LSTMAdapter(rank: rank, pairs: pairs, headBias: d)))
+                           change: .network(LSTMAdapter(rank: rank, pairs: pairs, headBias: d)), check: check)
         }
         guard (1...4096).contains(inputs) else { throw bad("inputs", "\(inputs) is outside 1...4096") }
         let floats = rank * inputs + classes * rank + classes
@@ -166,8 +199,8 @@ extension WriterProfile {
     /// The profile as bytes to keep (at most ``maxDataSize``; about 219 KB for a Latin model's change to every
     /// weight): the adaptation, the network's checksum and the counts. The pairs themselves are not kept: a restored profile learns on from new pairs.
     public func data() -> Data {
-        let s = state.withLock { ($0.change, $0.pairsLearned) }
-        return WriterProfileFormat.encode(digest: networkDigest, minimumPairs: minimumPairs, pairsLearned: s.1, change: s.0)
+        let s = state.withLock { ($0.change, $0.pairsLearned, $0.check) }
+        return WriterProfileFormat.encode(digest: networkDigest, minimumPairs: minimumPairs, pairsLearned: s.1, change: s.0, check: s.2)
     }
 
     /// A profile saved by ``data()``. With `recognizer` it can learn on (``learn(from:)`` checks that it is the
@@ -181,10 +214,14 @@ extension WriterProfile {
 
     /// A profile saved by ``data()`` that learns on with `steps` Adam steps per `learn` call (nil: the settings
     /// measured).
-    @_spi(Engine) public convenience init(data: Data, for recognizer: DigitalInkRecognizer?, steps: Int?) throws(DigitalInkError) {
+    @_spi(Engine) public convenience init(data: Data, for recognizer: DigitalInkRecognizer?, steps: Int?,
+                                          checkSteps: Int? = nil) throws(DigitalInkError) {
         if let steps, !(1...1000).contains(steps) { throw .invalidOption(name: "steps", reason: "\(steps) is outside 1...1000") }
+        if let checkSteps, !(0...1000).contains(checkSteps) {
+            throw .invalidOption(name: "checkSteps", reason: "\(checkSteps) is outside 0...1000")
+        }
         let d = try WriterProfileFormat.decode(data)
         self.init(networkDigest: d.digest, minimumPairs: d.minimumPairs, change: d.change, pairsLearned: d.pairsLearned,
-                  recognizer: recognizer, steps: steps)
+                  recognizer: recognizer, steps: steps, checkSteps: checkSteps, check: d.check)
     }
 }

@@ -41,6 +41,8 @@ public final class WriterProfile: Sendable {
     /// The seed of a change to every weight: its A's start and the order of its steps' pairs (nil: 41, the settings'
     /// own). How the evaluation tells a seed's luck from what the settings do.
     let seed: UInt64?
+    /// Adam steps of each run's change in the check (nil: ``HeldOutCheck``'s; 0: no check, every change applies).
+    let checkSteps: Int?
 
     /// What a profile changes.
     enum Change: Sendable, Equatable {
@@ -57,6 +59,8 @@ public final class WriterProfile: Sendable {
         var generation = 0
         /// The network with a `Change/network(_:)` change folded in and quantized (nil until built).
         var folded: (generation: Int, network: RecognitionNetwork)? = nil
+        /// The last check of the change on kept pairs it did not learn from (``HeldOutCheck``); nil before any.
+        var check: WriterProfileCheck? = nil
     }
     let state: LockedState<State>
     /// The examples learned from, the most recent ``maxKeptPairs``; held while a `learn` call runs, so that
@@ -68,13 +72,14 @@ public final class WriterProfile: Sendable {
     let examples = LockedState<Kept>(Kept())
 
     init(networkDigest: String, minimumPairs: Int, change: Change, pairsLearned: Int, recognizer: DigitalInkRecognizer?,
-         steps: Int? = nil, seed: UInt64? = nil) {
+         steps: Int? = nil, seed: UInt64? = nil, checkSteps: Int? = nil, check: WriterProfileCheck? = nil) {
         self.networkDigest = networkDigest
         self.minimumPairs = minimumPairs
         self.recognizer = recognizer
         self.steps = steps
         self.seed = seed
-        self.state = LockedState(State(change: change, pairsLearned: pairsLearned))
+        self.checkSteps = checkSteps
+        self.state = LockedState(State(change: change, pairsLearned: pairsLearned, check: check))
     }
 
     /// A new, empty profile for `recognizer`'s network (which it loads if needed).
@@ -93,7 +98,7 @@ public final class WriterProfile: Sendable {
     /// `kind` that does not fit is an error.
     @_spi(Engine) public convenience init(for recognizer: DigitalInkRecognizer, minimumPairs: Int,
                                           adapting kind: _WriterProfileKind?, steps: Int? = nil,
-                                          seed: UInt64? = nil) async throws(DigitalInkError) {
+                                          seed: UInt64? = nil, checkSteps: Int? = nil) async throws(DigitalInkError) {
         guard minimumPairs >= 0 else {
             throw .invalidOption(name: "minimumPairs", reason: "\(minimumPairs) is negative")
         }
@@ -101,13 +106,16 @@ public final class WriterProfile: Sendable {
             throw .invalidOption(name: "minimumPairs", reason: "\(minimumPairs) is more than \(UInt32.max)")
         }
         if let steps, !(1...1000).contains(steps) { throw .invalidOption(name: "steps", reason: "\(steps) is outside 1...1000") }
+        if let checkSteps, !(0...1000).contains(checkSteps) {
+            throw .invalidOption(name: "checkSteps", reason: "\(checkSteps) is outside 0...1000")
+        }
         let model = try await recognizer.loadedModel()
         let shape = try Self.headShape(of: model)
         var change: Change? = nil
         if kind != .head {
             let c = model.configuration.network
             let adapter = LSTMAdapter(shapes: LSTMAdapter.shapes(of: c), classes: c.numClasses, rank: 8, seed: seed ?? 41)
-            let size = WriterProfileFormat.size(of: adapter)
+            let size = WriterProfileFormat.size(of: adapter) + WriterProfileFormat.checkSize  // with its check (version 3)
             if size <= Self.maxDataSize, (c.head ?? .ctc) == .ctc {
                 change = .network(adapter)
             } else if kind == .network {
@@ -122,14 +130,25 @@ public final class WriterProfile: Sendable {
             change = .head(HeadAdapter(rank: rank, inputs: shape.inputs, classes: shape.classes))
         }
         self.init(networkDigest: try model.networkDigest(), minimumPairs: minimumPairs, change: change!,
-                  pairsLearned: 0, recognizer: recognizer, steps: steps, seed: seed)
+                  pairsLearned: 0, recognizer: recognizer, steps: steps, seed: seed, checkSteps: checkSteps)
     }
 
     /// How many confirmed pairs the profile has learned from (over its whole life, also before it was saved).
     public var pairsLearned: Int { state.withLock { $0.pairsLearned } }
 
-    /// Whether recognitions with this profile are changed by it (``pairsLearned`` ≥ ``minimumPairs``).
-    public var isActive: Bool { pairsLearned >= minimumPairs }
+    /// Whether recognitions with this profile are changed by it: it has learned from ``minimumPairs`` pairs, and
+    /// its last ``check`` (if any) showed a gain.
+    public var isActive: Bool { state.withLock { Self.applies($0, minimumPairs: minimumPairs) } }
+
+    /// What the profile's last check read: the kept pairs in five runs, each read with a change learned from
+    /// the others and without any (``WriterProfileCheck``). A change to every weight runs it in each ``learn(from:)``
+    /// from ``minimumPairs`` pairs on, and changes no reading unless it shows a gain. Nil before the first check,
+    /// for a profile of the output layer alone, and for one saved before checks (its change applies as it did).
+    public var check: WriterProfileCheck? { state.withLock { $0.check } }
+
+    static func applies(_ s: State, minimumPairs: Int) -> Bool {
+        s.pairsLearned >= minimumPairs && (s.check?.showsGain ?? true)
+    }
 
     /// What the profile adapts.
     @_spi(Engine) public var _kind: _WriterProfileKind {
@@ -139,7 +158,9 @@ public final class WriterProfile: Sendable {
     /// Learns from `pairs`, each an ink and the text the writer meant (a reading they kept or corrected): the
     /// pairs join the ones kept from earlier calls (the most recent ``maxKeptPairs``), and the adaptation takes
     /// 40 Adam steps of 10 pairs each on their CTC loss from where it stands (50 steps on all of them for a profile that
-    /// changes the output layer alone).
+    /// changes the output layer alone). Once the profile has ``minimumPairs`` pairs, a change to every weight is also
+    /// checked (``check``): five changes, each learned from four fifths of the kept pairs, read the fifth they left
+    /// out, and the profile changes readings only where they made fewer word errors than the model alone.
     ///
     /// - Throws: ``DigitalInkError/invalidOption(name:reason:)`` for a profile restored without a recognizer,
     ///   a recognizer of another network, a text with a character the model does not read or an empty text;
@@ -147,7 +168,8 @@ public final class WriterProfile: Sendable {
     ///   starts.
     /// - Complexity: one network pass per new ink, then for a change to every weight O(steps · examples per step
     ///   · frames · weights) (forward and backward through time; `Benchmarks`, stage `backprop`), for a change to
-    ///   the output layer O(steps · kept frames · rank · (inputs + classes)).
+    ///   the output layer O(steps · kept frames · rank · (inputs + classes)); the check adds half the steps and two
+    ///   recognitions of each kept pair (learning from 50 words takes about 60% longer; `Benchmarks`, stage `learn`).
     public func learn(from pairs: [(Ink, String)]) async throws {
         guard let recognizer else {
             throw DigitalInkError.invalidOption(name: "writerProfile", reason: "restored without a recognizer: it can be applied but not taught (WriterProfile(data:for:))")
@@ -186,11 +208,19 @@ public final class WriterProfile: Sendable {
                     if let seed = self.seed { training.seed = seed }
                     let learned = training.fit(adapter, base: base, to: kept.network)
                     let folded = try Self.folded(learned, into: base, model)
+                    // From the pairs on which the profile applies, a check on pairs each change did not learn from.
+                    var check = HeldOutCheck()
+                    if let steps = self.checkSteps { check.steps = steps }
+                    let checked = self.pairsLearned + pairs.count >= self.minimumPairs && check.steps > 0
+                        ? try check.run(start: adapter, base: base, examples: kept.network, training: training,
+                                        model: model, options: recognizer.options)
+                        : nil
                     self.state.withLock { state in
                         state.change = .network(learned)
                         state.pairsLearned += pairs.count
                         state.generation += 1
                         state.folded = (state.generation, folded)
+                        if let checked { state.check = checked }
                     }
                 }
             }
@@ -209,8 +239,8 @@ public final class WriterProfile: Sendable {
         guard try model.networkDigest() == networkDigest else {
             throw .invalidOption(name: "writerProfile", reason: "made for another network (\(networkDigest.prefix(12))…), not this model's \(model.configuration.network.weights)")
         }
-        let s = state.withLock { ($0.change, $0.pairsLearned, $0.generation, $0.folded) }
-        guard s.1 >= minimumPairs else { return nil }
+        let s = state.withLock { ($0.change, Self.applies($0, minimumPairs: minimumPairs), $0.generation, $0.folded) }
+        guard s.1 else { return nil }
         switch s.0 {
         case .head(let adapter):
             try Self.checkFits(adapter, model)

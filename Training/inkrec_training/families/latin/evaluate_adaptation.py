@@ -6,6 +6,7 @@
     python3 -m inkrec_training latin evaluate adaptation --adapt head    # the output layer alone
     python3 -m inkrec_training latin evaluate adaptation --tuning 50     # the tuning writers only, in windows
     python3 -m inkrec_training latin evaluate adaptation --seed 1        # profiles of another seed (inkrec adapt --seed)
+    python3 -m inkrec_training latin evaluate adaptation --check-steps 0 # profiles without their check (inkrec adapt --check-steps)
 
 Protocol: every held-out UNIPEN writer (``splits.is_validation_writer``) with at least ``--min-words`` (60) English
 words, in the data's order (their writing order). A profile learns from the writer's first K words (``inkrec adapt
@@ -123,6 +124,9 @@ def score(items, hyps: dict) -> tuple[int, int, int]:
 ADAPT: str | None = None
 #: the seed of the profiles (``inkrec adapt --seed``): None for the library's own
 SEED: int | None = None
+#: Adam steps of the changes the profiles' check learns (``inkrec adapt --check-steps``; 0: no check): None for the
+#: library's own
+CHECK_STEPS: int | None = None
 
 
 def adapt(inkrec: str, model: str, items, path: str, out: str, suggest: bool = False):
@@ -135,6 +139,7 @@ def adapt(inkrec: str, model: str, items, path: str, out: str, suggest: bool = F
     t = time.time()
     run = subprocess.run([inkrec, "adapt", "--model-directory", model, "--pairs", path, "--output", out, "--minimum-pairs", "0"]
                          + (["--adapt", ADAPT] if ADAPT else []) + (["--seed", str(SEED)] if SEED is not None else [])
+                         + (["--check-steps", str(CHECK_STEPS)] if CHECK_STEPS is not None else [])
                          + (["--suggest-language"] if suggest else []),
                          check=True, capture_output=True, text=True)
     if not suggest:
@@ -196,15 +201,18 @@ def main():
     ap.add_argument("--adapt", choices=("network", "head"), help="what the profiles change (inkrec adapt --adapt)")
     ap.add_argument("--inkrec", default=None)
     ap.add_argument("--seed", type=int, help="the profiles' seed (inkrec adapt --seed): how much a figure owes to one seed")
+    ap.add_argument("--check-steps", type=int, help="Adam steps of the changes the profiles' check learns "
+                                                    "(inkrec adapt --check-steps; 0: no check, every profile applies)")
     ap.add_argument("--json")
     ap.add_argument("--picture", help="an SVG of words of the writer the K = 50 profile helped most: read wrong "
                                       "before and right after, and any it broke (Docs/personalization/writer.svg)")
     ap.add_argument("--tuning", type=int, metavar="K",
                     help="only the tuning protocol: the six tuning writers' words in windows of K (tuning_windows)")
     args = ap.parse_args()
-    global ADAPT, SEED
+    global ADAPT, SEED, CHECK_STEPS
     ADAPT = args.adapt
     SEED = args.seed
+    CHECK_STEPS = args.check_steps
     inkrec = args.inkrec or engine.binary()
     tmp = tempfile.mkdtemp(prefix="inkrec-adapt-")
     if args.tuning:
@@ -292,7 +300,7 @@ def main():
             s["wer_relative_change"] = (s["wer"] - summary["base"]["wer"]) / summary["base"]["wer"]
             s["worst_writer_change"] = min(r[f"{name}{K}"] - r["base"] for r in rows.values())
         summary[f"k{K}"]["writers_suggested"] = {w: r[f"suggested{K}"] for w, r in rows.items() if r[f"suggested{K}"]}
-    out = {"model": os.path.relpath(args.model, ROOT), "adapt": args.adapt or "default", "seed": args.seed, "writers": len(names), "pooled": summary, "per_writer": rows,
+    out = {"model": os.path.relpath(args.model, ROOT), "adapt": args.adapt or "default", "seed": args.seed, "check_steps": args.check_steps, "writers": len(names), "pooled": summary, "per_writer": rows,
            "cross_writer": {"mean_change": sum(c["change"] for c in cross) / len(cross),
                             "worst_change": min(c["change"] for c in cross), "pairs": cross},
            "learn_seconds_k50": {"median": sorted(learn_s)[len(learn_s) // 2], "max": max(learn_s)}, "lines": lines}
