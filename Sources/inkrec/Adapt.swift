@@ -56,6 +56,9 @@ struct Adapt: AsyncParsableCommand {
     @Flag(name: .long, help: "Also say whether another model on the same network fits the confirmed texts clearly better (its language model).")
     var suggestLanguage = false
 
+    @Flag(name: .long, help: "As --suggest-language, and where another model is suggested, check the profile through it (the model to recognize with) and keep that check: whether a profile reads a writer better depends on the language model it is read with.")
+    var followLanguage = false
+
     func validate() throws {
         if !(0...Int(UInt32.max)).contains(minimumPairs) { throw ValidationError("--minimum-pairs must be in 0...\(UInt32.max)") }
         if let steps, !(1...1000).contains(steps) { throw ValidationError("--steps must be in 1...1000") }
@@ -92,6 +95,15 @@ struct Adapt: AsyncParsableCommand {
             let started = Date()
             try await learner.learn(from: examples)
             let seconds = Date().timeIntervalSince(started)
+            var language: String? = nil
+            var checkedThrough = ""
+            if suggestLanguage || followLanguage {
+                let (found, line) = try await suggest(recognizer, texts: examples.map(\.1))
+                language = line
+                if followLanguage, let found, try await learner.recheck(through: found.recognizer) != nil {
+                    checkedThrough = " through \(found.identifier)"
+                }
+            }
             let data = learner.data()
             let url = URL(fileURLWithPath: output)
             let partial = url.appendingPathExtension("incomplete")
@@ -105,9 +117,9 @@ struct Adapt: AsyncParsableCommand {
                               learner.isActive ? "active" : learner.pairsLearned < learner.minimumPairs
                                 ? "inactive until \(learner.minimumPairs) pairs" : "inactive: its check showed no gain"))
             if let c = learner.check {
-                printError("check: \(c.pairs) confirmed pairs (\(c.words) words), each read with a change learned from the others: \(c.wordErrorsWith) word errors (\(c.wordErrorsWithout) without a change)")
+                printError("check\(checkedThrough): \(c.pairs) confirmed pairs (\(c.words) words), each read with a change learned from the others: \(c.wordErrorsWith) word errors (\(c.wordErrorsWithout) without a change)")
             }
-            if suggestLanguage { try await suggest(recognizer, texts: examples.map(\.1)) }
+            if let language { printError(language) }
         } catch let error as ExitCode {
             throw error
         } catch {
@@ -117,9 +129,10 @@ struct Adapt: AsyncParsableCommand {
 }
 
 extension Adapt {
-    /// Prints which model of the same network fits `texts` best (``DigitalInkRecognizer/suggestedRecognizer(forConfirmedTexts:among:margin:minimumCharacters:)``):
-    /// one line, `language: …`, on standard error.
-    func suggest(_ recognizer: DigitalInkRecognizer, texts: [String]) async throws {
+    /// Which model of the same network fits `texts` best (``DigitalInkRecognizer/suggestedRecognizer(forConfirmedTexts:among:margin:minimumCharacters:)``)
+    /// and its identifier, nil for none, and the line to print on standard error, `language: …`.
+    func suggest(_ recognizer: DigitalInkRecognizer, texts: [String]) async throws
+        -> ((recognizer: DigitalInkRecognizer, identifier: String)?, String) {
         let own = try await recognizer.languageFit(of: texts)
         var candidates: [(recognizer: DigitalInkRecognizer, how: String)] = []
         if let modelDirectory {
@@ -145,12 +158,11 @@ extension Adapt {
         let found = try await recognizer.suggestedRecognizer(forConfirmedTexts: texts, among: candidates.map(\.recognizer))
         if let found, let how = candidates.first(where: { $0.recognizer === found })?.how {
             let fit = try await found.languageFit(of: texts)
-            printError(String(format: "language: the confirmed texts read as %@ (%.2f nats per character), not %@ (%.2f): recognize with %@ and this profile",
-                              fit.identifier, fit.natsPerCharacter, own.identifier, own.natsPerCharacter, how))
-        } else {
-            printError(String(format: "language: %@ fits the confirmed texts (%.2f nats per character over %d characters); no other of the %d models on its network fits them clearly better",
-                              own.identifier, own.natsPerCharacter, own.characters, candidates.count))
+            return ((found, fit.identifier), String(format: "language: the confirmed texts read as %@ (%.2f nats per character), not %@ (%.2f): recognize with %@ and this profile",
+                                  fit.identifier, fit.natsPerCharacter, own.identifier, own.natsPerCharacter, how))
         }
+        return (nil, String(format: "language: %@ fits the confirmed texts (%.2f nats per character over %d characters); no other of the %d models on its network fits them clearly better",
+                            own.identifier, own.natsPerCharacter, own.characters, candidates.count))
     }
 }
 

@@ -126,6 +126,12 @@ struct CLIAdaptTests {
                                        "--suggest-language"], stdin: try pairs(WriterLanguageTests.english))
         #expect(plain.status == 0 && plain.stderr.contains("language: en-US fits") && plain.stderr.contains("no other of the 1 models"),
                 "\(plain.stderr)")
+        // --follow-language also checks the profile through the model it names (six pairs: five runs).
+        let followed = try await CLI.run(["adapt", "--model-directory", english, "--pairs", "-", "--output", profile, "--steps", "2",
+                                          "--minimum-pairs", "0", "--check-steps", "1", "--follow-language"],
+                                         stdin: try pairs(WriterLanguageTests.german))
+        #expect(followed.status == 0 && followed.stderr.contains("check through de: 6 confirmed pairs (25 words)")
+                    && followed.stderr.contains("read as de ("), "\(followed.stderr)")
         // The profile learned against en-US applies to de as it is (the same network).
         let hello = Self.samples.appendingPathComponent("hello.json").path
         let r = try await CLI.run(["recognize", hello, "--model-directory", dir.appendingPathComponent("de").path, "--profile", profile])

@@ -41,6 +41,21 @@ struct WriterProfileCheckTests {
         }
     }
 
+    @Test("recheck(through:) runs learn's check again (the same, through the same recognizer); another network is refused; a restored profile keeps no pairs to check")
+    func recheck() async throws {
+        let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: 2, checkSteps: 1)
+        try await profile.learn(from: try pairs())
+        let learned = try #require(profile.check)
+        #expect(try await profile.recheck(through: recognizer) == learned)
+        #expect(profile.check == learned)
+        let russian = DigitalInkRecognizer(options: DigitalInkRecognizerOptions(
+            modelDirectory: Fixtures.modelsDirectory.appendingPathComponent("ru")))
+        await #expect(throws: DigitalInkError.self) { try await profile.recheck(through: russian) }
+        let restored = try WriterProfile(data: profile.data(), for: recognizer)
+        #expect(try await restored.recheck(through: recognizer) == nil)
+        #expect(restored.check == learned)
+    }
+
     /// `data` (a version-2 profile) as version 3 with `check` (pairs, words, word errors without and with a change).
     func withCheck(_ data: Data, _ check: (UInt32, UInt32, UInt32, UInt32)) -> Data {
         var out = data

@@ -40,3 +40,18 @@ def test_adapt_passes_a_setting_only_when_it_is_set(monkeypatch, tmp_path, setti
     ea.adapt("inkrec", "/m", items, str(tmp_path / "p.jsonl"), str(tmp_path / "o.bin"))
     assert option not in calls[0]
     assert calls[1][calls[1].index(option) + 1] == str(value)
+
+
+def test_adapt_follows_the_language_when_asked(monkeypatch, tmp_path):
+    from inkrec_training.families.latin import evaluate_adaptation as ea
+    calls = []
+    out = ("o.bin: learned from 1 pairs in 0.50 s (1 in all); 218732 bytes; active\n"
+           "language: the confirmed texts read as de (2.16 nats per character), not en-US (4.00): "
+           "recognize with --model-directory /x/Models/de and this profile\n")
+    monkeypatch.setattr(ea.subprocess, "run", lambda argv, **kw: calls.append(argv) or SimpleNamespace(stderr=out))
+    monkeypatch.setattr(ea.engine, "ink_object", lambda it, text: {"strokes": [], "text": text})
+    items = [SimpleNamespace(label="hallo")]
+    assert ea.adapt("inkrec", "/m", items, str(tmp_path / "p.jsonl"), str(tmp_path / "o.bin"), follow=True) == (0.5, "/x/Models/de")
+    assert "--follow-language" in calls[0] and "--suggest-language" not in calls[0]
+    ea.adapt("inkrec", "/m", items, str(tmp_path / "p.jsonl"), str(tmp_path / "o.bin"), suggest=True)
+    assert "--suggest-language" in calls[1] and "--follow-language" not in calls[1]

@@ -2,8 +2,8 @@ import Foundation
 
 /// What a profile checks before it changes any reading (issue 41): whether a change learned as it learns reads
 /// the writer's own words better that it did not learn from. The kept pairs in ``folds`` runs of their order;
-/// for each run, a change learned from the other runs (``steps`` Adam steps from the profile's start, as the
-/// profile learns otherwise) reads the run's inks as a recognition does (the network with the change, the
+/// for each run, a change learned from the other runs (``steps`` Adam steps from a new change, as the profile learns
+/// otherwise) reads the run's inks as a recognition does (the network with the change, the
 /// decoder and its language model), and so does the model without any change. Internal.
 ///
 ///     without = Σ_runs Σ_pairs word errors of the model's reading

@@ -50,6 +50,7 @@ extension DigitalInkRecognizer {
     ///
     /// ```swift
     /// if let better = try await recognizer.suggestedRecognizer(forConfirmedTexts: kept, among: bundled) {
+    ///     try await profile.recheck(through: better)   // the profile's check, read with that language model
     ///     recognizer = better.withOptions { $0.writerProfile = profile }
     /// }
     /// ```

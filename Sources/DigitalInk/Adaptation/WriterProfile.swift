@@ -203,17 +203,13 @@ public final class WriterProfile: Sendable {
                     kept.network.append(contentsOf: fresh.compactMap { $0 })
                     if kept.network.count > Self.maxKeptPairs { kept.network.removeFirst(kept.network.count - Self.maxKeptPairs) }
                     let base = try Self.floatNetwork(of: model, fitting: adapter)
-                    var training = NetworkLearningSettings().training
-                    if let steps = self.steps { training.steps = steps }
-                    if let seed = self.seed { training.seed = seed }
+                    let training = self.networkTraining()
                     let learned = training.fit(adapter, base: base, to: kept.network)
                     let folded = try Self.folded(learned, into: base, model)
                     // From the pairs on which the profile applies, a check on pairs each change did not learn from.
-                    var check = HeldOutCheck()
-                    if let steps = self.checkSteps { check.steps = steps }
-                    let checked = self.pairsLearned + pairs.count >= self.minimumPairs && check.steps > 0
-                        ? try check.run(start: adapter, base: base, examples: kept.network, training: training,
-                                        model: model, options: recognizer.options)
+                    let checked = self.pairsLearned + pairs.count >= self.minimumPairs
+                        ? try self.heldOutCheck(rank: adapter.rank, base: base, kept: kept.network, training: training,
+                                                model: model, options: recognizer.options)
                         : nil
                     self.state.withLock { state in
                         state.change = .network(learned)
@@ -225,6 +221,60 @@ public final class WriterProfile: Sendable {
                 }
             }
         }
+    }
+
+    /// Checks the profile again, reading through `recognizer`: the same check as ``learn(from:)`` runs (``check``),
+    /// on the pairs kept while the profile lives, read with `recognizer`'s decoder and language model. For an app
+    /// that follows ``DigitalInkRecognizer/suggestedRecognizer(forConfirmedTexts:among:margin:minimumCharacters:)``
+    /// to another model of the network: whether the profile reads the writer better depends on the language model
+    /// it is read with. Returns the new check, also kept in ``check``; nil (and ``check`` as it was) for a profile
+    /// of the output layer alone, or one that keeps fewer than five pairs (a restored one keeps none).
+    ///
+    /// - Throws: ``DigitalInkError/invalidOption(name:reason:)`` for a recognizer of another network; its load
+    ///   errors; `CancellationError` when cancelled before it starts.
+    @discardableResult
+    public func recheck(through recognizer: DigitalInkRecognizer) async throws -> WriterProfileCheck? {
+        let model = try await recognizer.loadedModel()
+        guard try model.networkDigest() == networkDigest else {
+            throw DigitalInkError.invalidOption(name: "writerProfile", reason: "made for another network (\(networkDigest.prefix(12))…), not this recognizer's")
+        }
+        return try await recognizer.pool.runCancellable { () throws(DigitalInkError) -> WriterProfileCheck? in
+            try self.examples.withLock { (kept: inout Kept) throws(DigitalInkError) -> WriterProfileCheck? in
+                guard case .network(let adapter) = self.state.withLock({ $0.change }) else { return nil }
+                let base = try Self.floatNetwork(of: model, fitting: adapter)
+                guard let checked = try self.heldOutCheck(rank: adapter.rank, base: base, kept: kept.network,
+                                                          training: self.networkTraining(), model: model,
+                                                          options: recognizer.options) else { return nil }
+                self.state.withLock { $0.check = checked }
+                return checked
+            }
+        }
+    }
+
+    /// Completion-handler form of ``recheck(through:)``. The handler runs on an arbitrary thread.
+    public func recheck(through recognizer: DigitalInkRecognizer,
+                        completion: @escaping @Sendable (Result<WriterProfileCheck?, DigitalInkError>) -> Void) {
+        DigitalInkRecognizer.complete(completion) { try await self.recheck(through: recognizer) }
+    }
+
+    /// How this profile learns a change to every weight (the settings, with its own steps and seed).
+    func networkTraining() -> LSTMAdapterTraining {
+        var training = NetworkLearningSettings().training
+        if let steps { training.steps = steps }
+        if let seed { training.seed = seed }
+        return training
+    }
+
+    /// The check (``HeldOutCheck``) of changes learned as `training` learns them from a new change of `rank` (as
+    /// the profile started: a change learned before would already have learned the pairs a run leaves out); nil
+    /// where ``checkSteps`` is 0 or too few pairs are kept.
+    func heldOutCheck(rank: Int, base: _FloatLSTMNetwork, kept: [LSTMAdapterTraining.Example], training: LSTMAdapterTraining,
+                      model: LoadedModel, options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> WriterProfileCheck? {
+        var check = HeldOutCheck()
+        if let checkSteps { check.steps = checkSteps }
+        guard check.steps > 0 else { return nil }
+        let start = LSTMAdapter(network: base, rank: rank, seed: seed ?? 41)
+        return try check.run(start: start, base: base, examples: kept, training: training, model: model, options: options)
     }
 
     /// Completion-handler form of ``learn(from:)``. The handler runs on an arbitrary thread.

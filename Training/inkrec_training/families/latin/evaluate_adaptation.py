@@ -129,10 +129,11 @@ SEED: int | None = None
 CHECK_STEPS: int | None = None
 
 
-def adapt(inkrec: str, model: str, items, path: str, out: str, suggest: bool = False):
+def adapt(inkrec: str, model: str, items, path: str, out: str, suggest: bool = False, follow: bool = False):
     """``inkrec adapt`` on ``items`` (their labels as the texts) into ``out``; its wall time in seconds. With
     ``suggest`` (``--suggest-language``): (the time ``inkrec`` prints for learning itself, the model folder it
-    suggests reading the writer with or None)."""
+    suggests reading the writer with or None); with ``follow`` (``--follow-language``) the profile's check also reads
+    through that model."""
     with open(path, "w") as f:
         for it in items:
             f.write(json.dumps(engine.ink_object(it, text=it.label)) + "\n")
@@ -140,9 +141,9 @@ def adapt(inkrec: str, model: str, items, path: str, out: str, suggest: bool = F
     run = subprocess.run([inkrec, "adapt", "--model-directory", model, "--pairs", path, "--output", out, "--minimum-pairs", "0"]
                          + (["--adapt", ADAPT] if ADAPT else []) + (["--seed", str(SEED)] if SEED is not None else [])
                          + (["--check-steps", str(CHECK_STEPS)] if CHECK_STEPS is not None else [])
-                         + (["--suggest-language"] if suggest else []),
+                         + (["--follow-language"] if follow else ["--suggest-language"] if suggest else []),
                          check=True, capture_output=True, text=True)
-    if not suggest:
+    if not (suggest or follow):
         return time.time() - t
     return parse_adapt(run.stderr)
 
@@ -274,10 +275,15 @@ def main():
                 results[name] = got
             # The third: an app that follows `inkrec adapt --suggest-language` (another model of the same network
             # whose LM fits the K texts clearly better) reads the writer with that model, alone, with the profile,
-            # and with the profile and the dictionary. Where nothing is suggested the app reads as before.
+            # and with the profile and the dictionary. Where nothing is suggested the app reads as before. Its profile
+            # is checked through the model it follows (`--follow-language`, `WriterProfile.recheck(through:)`).
             row[f"suggested{K}"] = os.path.basename(suggested) if suggested else None
-            for name, use, voc, same in (("lang", None, None, base), ("langprof", prof, None, results["profile"]),
-                                         ("langall", prof, vocab, results["both"])):
+            followed = prof
+            if suggested:
+                followed = os.path.join(tmp, f"writer{n}-k{K}-followed.bin")
+                adapt(inkrec, args.model, items[:K], os.path.join(tmp, "p.jsonl"), followed, follow=True)
+            for name, use, voc, same in (("lang", None, None, base), ("langprof", followed, None, results["profile"]),
+                                         ("langall", followed, vocab, results["both"])):
                 got = score(test, read(inkrec, suggested, test, os.path.join(tmp, "t.jsonl"), use, voc)) if suggested else same
                 row[f"{name}{K}"] = got[0] / len(test)
                 add(f"{name}{K}", got, len(test))
