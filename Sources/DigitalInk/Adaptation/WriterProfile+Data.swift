@@ -216,10 +216,7 @@ extension WriterProfile {
     /// measured).
     @_spi(Engine) public convenience init(data: Data, for recognizer: DigitalInkRecognizer?, steps: Int?,
                                           checkSteps: Int? = nil) throws(DigitalInkError) {
-        if let steps, !(1...1000).contains(steps) { throw .invalidOption(name: "steps", reason: "\(steps) is outside 1...1000") }
-        if let checkSteps, !(0...1000).contains(checkSteps) {
-            throw .invalidOption(name: "checkSteps", reason: "\(checkSteps) is outside 0...1000")
-        }
+        try Self.checkSettings(steps: steps, checkSteps: checkSteps)
         let d = try WriterProfileFormat.decode(data)
         self.init(networkDigest: d.digest, minimumPairs: d.minimumPairs, change: d.change, pairsLearned: d.pairsLearned,
                   recognizer: recognizer, steps: steps, checkSteps: checkSteps, check: d.check)

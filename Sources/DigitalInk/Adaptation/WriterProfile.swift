@@ -105,10 +105,7 @@ public final class WriterProfile: Sendable {
         guard minimumPairs <= Int(UInt32.max) else {  // data() keeps it in 32 bits
             throw .invalidOption(name: "minimumPairs", reason: "\(minimumPairs) is more than \(UInt32.max)")
         }
-        if let steps, !(1...1000).contains(steps) { throw .invalidOption(name: "steps", reason: "\(steps) is outside 1...1000") }
-        if let checkSteps, !(0...1000).contains(checkSteps) {
-            throw .invalidOption(name: "checkSteps", reason: "\(checkSteps) is outside 0...1000")
-        }
+        try Self.checkSettings(steps: steps, checkSteps: checkSteps)
         let model = try await recognizer.loadedModel()
         let shape = try Self.headShape(of: model)
         var change: Change? = nil
@@ -174,10 +171,7 @@ public final class WriterProfile: Sendable {
         guard let recognizer else {
             throw DigitalInkError.invalidOption(name: "writerProfile", reason: "restored without a recognizer: it can be applied but not taught (WriterProfile(data:for:))")
         }
-        let model = try await recognizer.loadedModel()
-        guard try model.networkDigest() == networkDigest else {
-            throw DigitalInkError.invalidOption(name: "writerProfile", reason: "made for another network (\(networkDigest.prefix(12))…), not this recognizer's")
-        }
+        let model = try await loadedModel(of: recognizer)
         for (ink, _) in pairs { try ink.validate(timestamps: recognizer.options.timestampValidation) }
         try await recognizer.pool.runCancellable { () throws(DigitalInkError) in
             try self.examples.withLock { (kept: inout Kept) throws(DigitalInkError) in
@@ -234,10 +228,7 @@ public final class WriterProfile: Sendable {
     ///   errors; `CancellationError` when cancelled before it starts.
     @discardableResult
     public func recheck(through recognizer: DigitalInkRecognizer) async throws -> WriterProfileCheck? {
-        let model = try await recognizer.loadedModel()
-        guard try model.networkDigest() == networkDigest else {
-            throw DigitalInkError.invalidOption(name: "writerProfile", reason: "made for another network (\(networkDigest.prefix(12))…), not this recognizer's")
-        }
+        let model = try await loadedModel(of: recognizer)
         return try await recognizer.pool.runCancellable { () throws(DigitalInkError) -> WriterProfileCheck? in
             try self.examples.withLock { (kept: inout Kept) throws(DigitalInkError) -> WriterProfileCheck? in
                 guard case .network(let adapter) = self.state.withLock({ $0.change }) else { return nil }
@@ -255,6 +246,23 @@ public final class WriterProfile: Sendable {
     public func recheck(through recognizer: DigitalInkRecognizer,
                         completion: @escaping @Sendable (Result<WriterProfileCheck?, DigitalInkError>) -> Void) {
         DigitalInkRecognizer.complete(completion) { try await self.recheck(through: recognizer) }
+    }
+
+    /// `recognizer`'s model (loaded if needed), checked to run this profile's network.
+    func loadedModel(of recognizer: DigitalInkRecognizer) async throws(DigitalInkError) -> LoadedModel {
+        let model = try await recognizer.loadedModel()
+        guard try model.networkDigest() == networkDigest else {
+            throw .invalidOption(name: "writerProfile", reason: "made for another network (\(networkDigest.prefix(12))…), not this recognizer's")
+        }
+        return model
+    }
+
+    /// Refuses learning settings outside their ranges: `steps` 1...1000, `checkSteps` 0...1000 (0: no check).
+    static func checkSettings(steps: Int?, checkSteps: Int?) throws(DigitalInkError) {
+        if let steps, !(1...1000).contains(steps) { throw .invalidOption(name: "steps", reason: "\(steps) is outside 1...1000") }
+        if let checkSteps, !(0...1000).contains(checkSteps) {
+            throw .invalidOption(name: "checkSteps", reason: "\(checkSteps) is outside 0...1000")
+        }
     }
 
     /// How this profile learns a change to every weight (the settings, with its own steps and seed).
