@@ -283,6 +283,61 @@ INK_AVX2_F16C void ink_lstm_step_f16(const uint16_t *packed, int hidden, int wit
     }
     ink_lstm_cell(H, g, h, c, out);
 }
+
+/// R ≤ 4 rows of `ink_f32_gemm_small_avx2`: 16 (then 8, then 1) columns at a time, R × 2 accumulators.
+__attribute__((target("avx2,fma"), always_inline))
+static inline void ink_f32_gemm_rows_avx2(const int R, int n, int k, const float *a, int lda, const float *b, int ldb,
+                                          float *c, int ldc, int accumulate) {
+    int j = 0;
+    for (; j + 16 <= n; j += 16) {
+        __m256 acc[4][2];
+        for (int r = 0; r < R; r++) {
+            acc[r][0] = accumulate ? _mm256_loadu_ps(c + r * ldc + j) : _mm256_setzero_ps();
+            acc[r][1] = accumulate ? _mm256_loadu_ps(c + r * ldc + j + 8) : _mm256_setzero_ps();
+        }
+        for (int p = 0; p < k; p++) {
+            const __m256 b0 = _mm256_loadu_ps(b + p * ldb + j), b1 = _mm256_loadu_ps(b + p * ldb + j + 8);
+            for (int r = 0; r < R; r++) {
+                const __m256 x = _mm256_broadcast_ss(a + r * lda + p);
+                acc[r][0] = _mm256_fmadd_ps(x, b0, acc[r][0]);
+                acc[r][1] = _mm256_fmadd_ps(x, b1, acc[r][1]);
+            }
+        }
+        for (int r = 0; r < R; r++) {
+            _mm256_storeu_ps(c + r * ldc + j, acc[r][0]);
+            _mm256_storeu_ps(c + r * ldc + j + 8, acc[r][1]);
+        }
+    }
+    for (; j + 8 <= n; j += 8) {
+        __m256 acc[4];
+        for (int r = 0; r < R; r++) acc[r] = accumulate ? _mm256_loadu_ps(c + r * ldc + j) : _mm256_setzero_ps();
+        for (int p = 0; p < k; p++) {
+            const __m256 b0 = _mm256_loadu_ps(b + p * ldb + j);
+            for (int r = 0; r < R; r++) acc[r] = _mm256_fmadd_ps(_mm256_broadcast_ss(a + r * lda + p), b0, acc[r]);
+        }
+        for (int r = 0; r < R; r++) _mm256_storeu_ps(c + r * ldc + j, acc[r]);
+    }
+    for (; j < n; j++) {
+        for (int r = 0; r < R; r++) {
+            float s = accumulate ? c[r * ldc + j] : 0.0f;
+            for (int p = 0; p < k; p++) s = fmaf(a[r * lda + p], b[p * ldb + j], s);
+            c[r * ldc + j] = s;
+        }
+    }
+}
+
+__attribute__((target("avx2,fma")))
+void ink_f32_gemm_small_avx2(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
+                             int accumulate) {
+    int i = 0;
+    for (; i + 4 <= m; i += 4) ink_f32_gemm_rows_avx2(4, n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate);
+    switch (m - i) {
+    case 3: ink_f32_gemm_rows_avx2(3, n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate); break;
+    case 2: ink_f32_gemm_rows_avx2(2, n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate); break;
+    case 1: ink_f32_gemm_rows_avx2(1, n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate); break;
+    default: break;
+    }
+}
 #else
 void ink_lstm_step(const float *packed, int hidden, int with_recurrent, float *g, float *h, float *c, float *out) {
     // Never called: ink_kernels_avx2_fma_available() is 0 here.
@@ -303,5 +358,11 @@ void ink_gemm_packed_avx512(int m, int n, int k, const float *a, int lda, const 
                             float *c, int ldc) {
     // Never called: ink_kernels_avx512_available() is 0 here.
     (void)m; (void)n; (void)k; (void)a; (void)lda; (void)packed; (void)bias; (void)c; (void)ldc;
+}
+
+void ink_f32_gemm_small_avx2(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
+                             int accumulate) {
+    // Never called: ink_kernels_avx2_fma_available() is 0 here.
+    (void)m; (void)n; (void)k; (void)a; (void)lda; (void)b; (void)ldb; (void)c; (void)ldc; (void)accumulate;
 }
 #endif

@@ -50,18 +50,22 @@ struct LSTMGradientTests {
         return zip(a, b).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
     }
 
+    /// A fixture case's name, network, features (T rows), labels and blank; `other` holds its otherLabels where it has
+    /// them: the loss of either text (a lone letter's either case, CTCGradient.union).
+    static func inputs(_ c: [String: Any]) -> (name: String, net: _FloatLSTMNetwork, features: [Float], T: Int, labels: [Int],
+                                               other: [[Int]], blank: Int) {
+        (c["name"] as! String, network(c), flat(c["features"]), (c["features"] as! [Any]).count,
+         (c["labels"] as! [NSNumber]).map(\.intValue), (c["otherLabels"] as? [NSNumber]).map { [$0.map(\.intValue)] } ?? [],
+         (c["blank"] as! NSNumber).intValue)
+    }
+
     @Test("every case of the fixture (one of them either of two texts): the loss and the gradient of every weight, bias and LoRA pair are PyTorch's (1e-4)")
     func fixture() throws {
         let golden = try Fixtures.json("lstm-gradient.json")
         let cases = golden["cases"] as! [[String: Any]]
         #expect(cases.count >= 4 && cases.contains { $0["otherLabels"] != nil })
         for c in cases {
-            let name = c["name"] as! String
-            let net = Self.network(c)
-            let features = Self.flat(c["features"]), T = (c["features"] as! [Any]).count
-            let labels = (c["labels"] as! [NSNumber]).map(\.intValue), blank = (c["blank"] as! NSNumber).intValue
-            // A case with otherLabels: the loss of either text (a lone letter's either case, CTCGradient.union).
-            let other = (c["otherLabels"] as? [NSNumber]).map { [$0.map(\.intValue)] } ?? []
+            let (name, net, features, T, labels, other, blank) = Self.inputs(c)
             guard let (loss, g) = net.lossAndGradients(features: features, frames: T, anyOf: [labels] + other, blank: blank) else {
                 Issue.record("\(name): no loss"); continue
             }
@@ -95,6 +99,45 @@ struct LSTMGradientTests {
             #expect(checked == 4 * net.layers.count)
             #expect(Self.worst(g.headWeight, Self.flat(grads["head.weight"])) <= 1e-4, "\(name) head.weight")
             #expect(Self.worst(g.headBias, Self.flat(grads["head.bias"])) <= 1e-4, "\(name) head.bias")
+        }
+    }
+
+    @Test("an adapter's gradient taken from δW's factors (never forming δW) matches PyTorch's LoRA gradients and the head's projected δW")
+    func projectedGradients() throws {
+        let cases = try Fixtures.json("lstm-gradient.json")["cases"] as! [[String: Any]]
+        for c in cases {
+            let (name, net, features, T, labels, other, blank) = Self.inputs(c)
+            let lora = c["lora"] as! [String: [String: Any]], loraGrads = c["loraGradients"] as! [String: [String: Any]]
+            let keys = net.layers.indices.flatMap { l in
+                ["weight_ih_l0", "weight_hh_l0", "weight_ih_l0_reverse", "weight_hh_l0_reverse"].map { "lstms.\(l).\($0)" }
+            }
+            var adapter = LSTMAdapter(network: net, rank: (c["rank"] as! NSNumber).intValue, seed: 3)
+            for (k, key) in keys.enumerated() {
+                adapter.pairs[k].a = Self.flat(lora[key]!["a"])
+                adapter.pairs[k].b = Self.flat(lora[key]!["b"])
+            }
+            let head = adapter.pairs.count - 1
+            adapter.pairs[head].b = adapter.pairs[head].a.indices.prefix(adapter.pairs[head].b.count).map { Float($0 % 7) / 7 - 0.4 }
+            let item = _FloatLSTMNetwork.BatchItem(features: features, frames: T, labelings: [labels] + other)
+            let full = try #require(net.lossAndGradients(batch: [item], blank: blank))
+            let projected = try #require(net.lossAndGradients(batch: [item], blank: blank, adapter: adapter))
+            #expect(projected.losses == full.losses, "\(name)")
+            #expect(projected.gradients.headWeight.isEmpty && projected.gradients.layers.allSatisfy { $0.forward.inputWeights.isEmpty })
+            for (k, key) in keys.enumerated() {
+                #expect(Self.worst(projected.gradients.adapter[k].a, Self.flat(loraGrads[key]!["a"])) <= 1e-4, "\(name) \(key) a")
+                #expect(Self.worst(projected.gradients.adapter[k].b, Self.flat(loraGrads[key]!["b"])) <= 1e-4, "\(name) \(key) b")
+            }
+            // The head: Bᵀ δW and δW Aᵀ of the full gradient, written out.
+            let p = adapter.pairs[head], r = adapter.rank, dw = full.gradients.headWeight
+            var da = [Float](repeating: 0, count: r * p.columns), db = [Float](repeating: 0, count: p.rows * r)
+            for i in 0..<p.rows { for j in 0..<p.columns { for k in 0..<r {
+                db[i * r + k] += dw[i * p.columns + j] * p.a[k * p.columns + j]
+                da[k * p.columns + j] += p.b[i * r + k] * dw[i * p.columns + j]
+            } } }
+            #expect(Self.worst(projected.gradients.adapter[head].a, da) <= 1e-4, "\(name) head a")
+            #expect(Self.worst(projected.gradients.adapter[head].b, db) <= 1e-4, "\(name) head b")
+            #expect(da.contains { $0 != 0 } && db.contains { $0 != 0 })
+            #expect(projected.gradients.headBias == full.gradients.headBias)
         }
     }
 

@@ -27,8 +27,11 @@ import Foundation
 ///
 /// A batch of sequences (``lossAndGradients(batch:blank:pool:)``: a training step's examples) runs as one: their rows
 /// one sequence after another, the recurrent product of one step of every sequence still running one matrix product
-/// (longest first, so that those running are a prefix), each weight's gradient one product over all rows. Each
-/// sequence reads as it would alone; the batch's gradient is the weighted sum of theirs (`LSTMGradientTests`).
+/// (longest first, so that those running are a prefix; ``_SmallProduct``: an AVX2 kernel where there is one), each
+/// weight's gradient one product over all rows. Each sequence reads as it would alone; the batch's gradient is the
+/// weighted sum of theirs (`LSTMGradientTests`). Learning a writer's change B A beside each weight
+/// (``LSTMAdapter``) takes the gradient of A and B instead, from δW's factors without forming δW
+/// (``projected(_:_:rows:count:pair:pool:)``).
 ///
 /// `Tests/DigitalInkTests/Fixtures/lstm-gradient.json` (PyTorch autograd, `Training/inkrec_training/lstm_gradient_golden.py`)
 /// pins the loss and every gradient.
@@ -125,11 +128,15 @@ import Foundation
         var classes = 0
     }
 
-    /// The gradient with respect to every weight, shaped as the weights.
+    /// The gradient with respect to every weight, shaped as the weights; or, taken for an adapter
+    /// (``gradients(_:logitsGradient:adapter:pool:)``), with respect to its pairs instead of the weights.
     public struct Gradients: Sendable {
         var layers: [Layer]
         var headWeight: [Float]
         var headBias: [Float]
+        /// For an adapter: per pair (in ``LSTMAdapter/pairs``' order), ∂L/∂A = Bᵀ δW in `a` and ∂L/∂B = δW Aᵀ in `b`;
+        /// the weights' own gradients (every `inputWeights`, `recurrentWeights` and `headWeight`) are then empty.
+        var adapter: [LSTMAdapter.Pair] = []
     }
 
     /// Runs `features` (T × inputDim, row after row) through the network, keeping the trace.
@@ -235,6 +242,7 @@ import Foundation
         var zeros = [Float](repeating: 0, count: H)
         var previous = [Float](repeating: 0, count: B * H)  // the running sequences' h of the step before
         var product = [Float](repeating: 0, count: B * G)   // those times W_hhᵀ
+        let recurrentTransposed = _SmallProduct.transposed(d.recurrentWeights, rows: G, columns: H)
         z.withUnsafeMutableBufferPointer { zp in
             cells.withUnsafeMutableBufferPointer { cp in
                 cellTanh.withUnsafeMutableBufferPointer { tp in
@@ -242,7 +250,7 @@ import Foundation
                         zeros.withUnsafeMutableBufferPointer { zero in
                             previous.withUnsafeMutableBufferPointer { prevs in
                                 product.withUnsafeMutableBufferPointer { prod in
-                                    d.recurrentWeights.withUnsafeBufferPointer { whh in
+                                    recurrentTransposed.withUnsafeBufferPointer { whhT in  // H × G
                                         for s in 0..<plan.longest {
                                             let running = plan.running(at: s)
                                             if s > 0 {
@@ -250,8 +258,8 @@ import Foundation
                                                     let prev = plan.rows(plan.order[k], step: s, reverse: reverse).previous
                                                     (prevs.baseAddress! + k * H).update(from: hp.baseAddress! + prev * H, count: H)
                                                 }
-                                                _BLAS.gemm(transposeA: false, transposeB: true, m: running, n: G, k: H, a: prevs.baseAddress!, lda: H,
-                                                           b: whh.baseAddress!, ldb: H, beta: 0, c: prod.baseAddress!, ldc: G)
+                                                _SmallProduct.gemm(m: running, n: G, k: H, a: prevs.baseAddress!, lda: H,
+                                                                   b: whhT.baseAddress!, ldb: G, c: prod.baseAddress!, ldc: G)
                                             }
                                             for k in 0..<running {
                                                 let (t, prev) = plan.rows(plan.order[k], step: s, reverse: reverse)
@@ -292,22 +300,33 @@ import Foundation
     /// The gradient of a loss with respect to every weight, from its gradient with respect to the logits
     /// (N' × C, as ``CTCGradient`` gives it, each sequence's rows in turn) and the trace of the forward pass that
     /// made them. For a batch: the sum of each sequence's gradient.
-    func gradients(_ trace: Trace, logitsGradient dY: [Float], pool: FloatBufferPool) -> Gradients {
+    ///
+    /// With an `adapter` (a change B A beside every weight, ``LSTMAdapter``; the network then being the one it
+    /// applies to) the weights' gradients are not formed: each pair's ∂L/∂A = Bᵀ δW and ∂L/∂B = δW Aᵀ come from δW's
+    /// factors (``Gradients/adapter``, ``projected(_:_:rows:count:pair:pool:)``), at about a tenth of the products.
+    func gradients(_ trace: Trace, logitsGradient dY: [Float], adapter: LSTMAdapter? = nil, pool: FloatBufferPool) -> Gradients {
         let H = hidden, C = classes, F = headInputs, T1 = trace.outputFrames
         precondition(dY.count == T1 * C)
+        precondition(adapter.map { $0.pairs.count == 4 * layers.count + 1 } ?? true)
+        let full = adapter == nil
         var g = Gradients(layers: layers.map { l in
-            let zero = Direction(inputWeights: [Float](repeating: 0, count: l.forward.inputWeights.count),
-                                 recurrentWeights: [Float](repeating: 0, count: l.forward.recurrentWeights.count),
+            let zero = Direction(inputWeights: [Float](repeating: 0, count: full ? l.forward.inputWeights.count : 0),
+                                 recurrentWeights: [Float](repeating: 0, count: full ? l.forward.recurrentWeights.count : 0),
                                  bias: [Float](repeating: 0, count: 4 * H))
             return Layer(inputSize: l.inputSize, forward: zero, backward: zero)
-        }, headWeight: [Float](repeating: 0, count: C * F), headBias: [Float](repeating: 0, count: C))
+        }, headWeight: [Float](repeating: 0, count: full ? C * F : 0), headBias: [Float](repeating: 0, count: C),
+           adapter: adapter?.pairs ?? [])
         // Head: δW = δYᵀ X, δb = Σ_t δY_t, δX = δY W.
         var dX = pool.zeros(T1 * F)
         dY.withUnsafeBufferPointer { dy in
             trace.headInput.withUnsafeBufferPointer { x in
-                g.headWeight.withUnsafeMutableBufferPointer { dw in
-                    _BLAS.gemm(transposeA: true, transposeB: false, m: C, n: F, k: T1, a: dy.baseAddress!, lda: C,
-                               b: x.baseAddress!, ldb: F, beta: 0, c: dw.baseAddress!, ldc: F)
+                if let adapter {
+                    g.adapter[4 * layers.count] = Self.projected(dy, x, rows: T1, count: C, pair: adapter.pairs[4 * layers.count], pool: pool)
+                } else {
+                    g.headWeight.withUnsafeMutableBufferPointer { dw in
+                        _BLAS.gemm(transposeA: true, transposeB: false, m: C, n: F, k: T1, a: dy.baseAddress!, lda: C,
+                                   b: x.baseAddress!, ldb: F, beta: 0, c: dw.baseAddress!, ldc: F)
+                    }
                 }
             }
             headWeight.withUnsafeBufferPointer { w in
@@ -337,9 +356,13 @@ import Foundation
             }
             var dIn = pool.zeros(T.reduce(0, +) * layer.inputSize)
             for (reverse, d, tr) in [(false, layer.forward, trace.forward[l]), (true, layer.backward, trace.backward[l])] {
+                let k = 4 * l + (reverse ? 2 : 0)  // the adapter's pairs of this direction: input, recurrent
+                var pairs = adapter.map { [$0.pairs[k], $0.pairs[k + 1]] }
                 let grad = Self.backward(d, trace: tr, input: trace.inputs[l], outputGradient: dOut, column: reverse ? H : 0,
-                                         frames: T, inputSize: layer.inputSize, hidden: H, reverse: reverse, inputGradient: &dIn, pool: pool)
+                                         frames: T, inputSize: layer.inputSize, hidden: H, reverse: reverse, inputGradient: &dIn,
+                                         adapter: &pairs, pool: pool)
                 if reverse { g.layers[l].backward = grad } else { g.layers[l].forward = grad }
+                if let pairs { g.adapter[k] = pairs[0]; g.adapter[k + 1] = pairs[1] }
             }
             pool.recycle(&dOut)
             dX = dIn
@@ -351,44 +374,75 @@ import Foundation
     /// Backpropagation through one direction of a batch: its weights' gradient (the sum over the sequences); adds δx
     /// to `inputGradient` (N × in). `outputGradient` is N × 2H, this direction's columns from `column`. The products
     /// W_hhᵀ δz of one step of every running sequence are one matrix product; the weights' gradients one product each
-    /// over all rows.
+    /// over all rows. With `adapter` (the pairs beside W_ih and W_hh) the weights' gradients are left empty and each
+    /// pair becomes its gradient (``projected(_:_:rows:count:pair:pool:)``).
     static func backward(_ d: Direction, trace: DirectionTrace, input: [Float], outputGradient dOut: [Float], column: Int,
                          frames: [Int], inputSize: Int, hidden H: Int, reverse: Bool, inputGradient: inout [Float],
-                         pool: FloatBufferPool) -> Direction {
+                         adapter: inout [LSTMAdapter.Pair]?, pool: FloatBufferPool) -> Direction {
         let G = 4 * H, N = frames.reduce(0, +), plan = Schedule(frames), B = frames.count
         var dz = pool.zeros(N * G)
         var dhRec = [Float](repeating: 0, count: B * H)  // per running sequence: W_hhᵀ δz of the step visited before
         var dcNext = [Float](repeating: 0, count: B * H)  // δc of that step, times its f
         var gathered = [Float](repeating: 0, count: B * G)  // the running sequences' δz of this step
+        let zeros = [Float](repeating: 0, count: H)  // c_prev of a sequence's first step
         dz.withUnsafeMutableBufferPointer { dzp in
             gathered.withUnsafeMutableBufferPointer { gp in
                 dhRec.withUnsafeMutableBufferPointer { rec in
                     dcNext.withUnsafeMutableBufferPointer { next in
                         d.recurrentWeights.withUnsafeBufferPointer { whh in
+                          trace.gates.withUnsafeBufferPointer { gates in
+                            trace.cellTanh.withUnsafeBufferPointer { tanhs in
+                              trace.cells.withUnsafeBufferPointer { cells in
+                                dOut.withUnsafeBufferPointer { outs in
+                                  zeros.withUnsafeBufferPointer { zero in
                             for s in stride(from: plan.longest - 1, through: 0, by: -1) {
                                 let running = plan.running(at: s)  // a sequence joins with δh and δc of zero
                                 for k in 0..<running {
                                     let (t, prev) = plan.rows(plan.order[k], step: s, reverse: reverse)
-                                    let a = t * G, r = k * H
-                                    for j in 0..<H {
-                                        let i = trace.gates[a + j], f = trace.gates[a + H + j], gc = trace.gates[a + 2 * H + j], o = trace.gates[a + 3 * H + j]
-                                        let tc = trace.cellTanh[t * H + j]
-                                        let dh = dOut[t * 2 * H + column + j] + rec[r + j]
-                                        let dc = next[r + j] + dh * o * (1 - tc * tc)
-                                        let cPrev: Float = s > 0 ? trace.cells[prev * H + j] : 0
-                                        dzp[a + j] = dc * gc * i * (1 - i)
-                                        dzp[a + H + j] = dc * cPrev * f * (1 - f)
-                                        dzp[a + 2 * H + j] = dc * i * (1 - gc * gc)
-                                        dzp[a + 3 * H + j] = dh * tc * o * (1 - o)
-                                        next[r + j] = dc * f
+                                    let g = gates.baseAddress! + t * G, z = dzp.baseAddress! + t * G
+                                    let tcs = tanhs.baseAddress! + t * H, dOuts = outs.baseAddress! + t * 2 * H + column
+                                    let recs = rec.baseAddress! + k * H, nexts = next.baseAddress! + k * H
+                                    let cPrevs = s > 0 ? cells.baseAddress! + prev * H : zero.baseAddress!
+                                    // Each unit's operations in the order of the scalar loop below, 8 units at a time.
+                                    var j = 0
+                                    while j + 8 <= H {
+                                        let i = _load8(g + j), f = _load8(g + H + j), gc = _load8(g + 2 * H + j), o = _load8(g + 3 * H + j)
+                                        let tc = _load8(tcs + j)
+                                        let dh = _load8(dOuts + j) + _load8(recs + j)
+                                        let dc = _load8(nexts + j) + dh * o * (1 - tc * tc)
+                                        let cPrev = _load8(cPrevs + j)
+                                        _store8(dc * gc * i * (1 - i), z + j)
+                                        _store8(dc * cPrev * f * (1 - f), z + H + j)
+                                        _store8(dc * i * (1 - gc * gc), z + 2 * H + j)
+                                        _store8(dh * tc * o * (1 - o), z + 3 * H + j)
+                                        _store8(dc * f, nexts + j)
+                                        j += 8
                                     }
-                                    (gp.baseAddress! + k * G).update(from: dzp.baseAddress! + a, count: G)
+                                    while j < H {
+                                        let i = g[j], f = g[H + j], gc = g[2 * H + j], o = g[3 * H + j]
+                                        let tc = tcs[j]
+                                        let dh = dOuts[j] + recs[j]
+                                        let dc = nexts[j] + dh * o * (1 - tc * tc)
+                                        let cPrev = cPrevs[j]
+                                        z[j] = dc * gc * i * (1 - i)
+                                        z[H + j] = dc * cPrev * f * (1 - f)
+                                        z[2 * H + j] = dc * i * (1 - gc * gc)
+                                        z[3 * H + j] = dh * tc * o * (1 - o)
+                                        nexts[j] = dc * f
+                                        j += 1
+                                    }
+                                    (gp.baseAddress! + k * G).update(from: z, count: G)
                                 }
                                 if s > 0 {  // δh_rec = δZ W_hh for the running sequences
-                                    _BLAS.gemm(transposeA: false, transposeB: false, m: running, n: H, k: G, a: gp.baseAddress!, lda: G,
-                                               b: whh.baseAddress!, ldb: H, beta: 0, c: rec.baseAddress!, ldc: H)
+                                    _SmallProduct.gemm(m: running, n: H, k: G, a: gp.baseAddress!, lda: G,
+                                                       b: whh.baseAddress!, ldb: H, c: rec.baseAddress!, ldc: H)
                                 }
                             }
+                                  }
+                                }
+                              }
+                            }
+                          }
                         }
                     }
                 }
@@ -402,20 +456,29 @@ import Foundation
                 for j in 0..<H { hPrevious[t * H + j] = trace.outputs[prev * H + j] }
             }
         }
-        var out = Direction(inputWeights: [Float](repeating: 0, count: G * inputSize),
-                            recurrentWeights: [Float](repeating: 0, count: G * H), bias: [Float](repeating: 0, count: G))
+        let full = adapter == nil
+        var out = Direction(inputWeights: [Float](repeating: 0, count: full ? G * inputSize : 0),
+                            recurrentWeights: [Float](repeating: 0, count: full ? G * H : 0), bias: [Float](repeating: 0, count: G))
         for t in 0..<N { for k in 0..<G { out.bias[k] += dz[t * G + k] } }
         dz.withUnsafeBufferPointer { dzp in
             input.withUnsafeBufferPointer { x in
-                out.inputWeights.withUnsafeMutableBufferPointer { dw in  // δW_ih = δZᵀ X
-                    _BLAS.gemm(transposeA: true, transposeB: false, m: G, n: inputSize, k: N, a: dzp.baseAddress!, lda: G,
-                               b: x.baseAddress!, ldb: inputSize, beta: 0, c: dw.baseAddress!, ldc: inputSize)
+                if let pair = adapter?[0] {
+                    adapter![0] = projected(dzp, x, rows: N, count: G, pair: pair, pool: pool)
+                } else {
+                    out.inputWeights.withUnsafeMutableBufferPointer { dw in  // δW_ih = δZᵀ X
+                        _BLAS.gemm(transposeA: true, transposeB: false, m: G, n: inputSize, k: N, a: dzp.baseAddress!, lda: G,
+                                   b: x.baseAddress!, ldb: inputSize, beta: 0, c: dw.baseAddress!, ldc: inputSize)
+                    }
                 }
             }
             hPrevious.withUnsafeBufferPointer { h in
-                out.recurrentWeights.withUnsafeMutableBufferPointer { dw in  // δW_hh = Σ_t δz_t h_prevᵀ
-                    _BLAS.gemm(transposeA: true, transposeB: false, m: G, n: H, k: N, a: dzp.baseAddress!, lda: G,
-                               b: h.baseAddress!, ldb: H, beta: 0, c: dw.baseAddress!, ldc: H)
+                if let pair = adapter?[1] {
+                    adapter![1] = projected(dzp, h, rows: N, count: G, pair: pair, pool: pool)
+                } else {
+                    out.recurrentWeights.withUnsafeMutableBufferPointer { dw in  // δW_hh = Σ_t δz_t h_prevᵀ
+                        _BLAS.gemm(transposeA: true, transposeB: false, m: G, n: H, k: N, a: dzp.baseAddress!, lda: G,
+                                   b: h.baseAddress!, ldb: H, beta: 0, c: dw.baseAddress!, ldc: H)
+                    }
                 }
             }
             d.inputWeights.withUnsafeBufferPointer { w in
@@ -427,6 +490,41 @@ import Foundation
         }
         pool.recycle(&dz)
         pool.recycle(&hPrevious)
+        return out
+    }
+
+    /// The gradient of a pair's A and B where a weight's gradient is δW = δᵀ X (δ: `rows` × `count`, X: `rows` ×
+    /// the pair's columns, both row-major), without forming δW (`count` × columns):
+    ///
+    ///     ∂L/∂A = Bᵀ δW = (δ B)ᵀ X        rows·r·(count + columns) products instead of rows·count·columns
+    ///     ∂L/∂B = δW Aᵀ = δᵀ (X Aᵀ)
+    ///
+    /// Returned as a pair of the same shape (`a`: r × columns, `b`: count × r).
+    static func projected(_ delta: UnsafeBufferPointer<Float>, _ x: UnsafeBufferPointer<Float>, rows n: Int, count: Int,
+                          pair p: LSTMAdapter.Pair, pool: FloatBufferPool) -> LSTMAdapter.Pair {
+        precondition(p.rows == count && delta.count >= n * count && x.count >= n * p.columns)
+        let r = p.a.count / p.columns
+        var out = p
+        var factor = pool.zeros(n * r)  // δ B, then X Aᵀ (rows × r)
+        factor.withUnsafeMutableBufferPointer { f in
+            p.b.withUnsafeBufferPointer { b in
+                _BLAS.gemm(transposeA: false, transposeB: false, m: n, n: r, k: count, a: delta.baseAddress!, lda: count,
+                           b: b.baseAddress!, ldb: r, beta: 0, c: f.baseAddress!, ldc: r)
+            }
+            out.a.withUnsafeMutableBufferPointer { da in
+                _BLAS.gemm(transposeA: true, transposeB: false, m: r, n: p.columns, k: n, a: f.baseAddress!, lda: r,
+                           b: x.baseAddress!, ldb: p.columns, beta: 0, c: da.baseAddress!, ldc: p.columns)
+            }
+            p.a.withUnsafeBufferPointer { a in
+                _BLAS.gemm(transposeA: false, transposeB: true, m: n, n: r, k: p.columns, a: x.baseAddress!, lda: p.columns,
+                           b: a.baseAddress!, ldb: p.columns, beta: 0, c: f.baseAddress!, ldc: r)
+            }
+            out.b.withUnsafeMutableBufferPointer { db in
+                _BLAS.gemm(transposeA: true, transposeB: false, m: count, n: r, k: n, a: delta.baseAddress!, lda: count,
+                           b: f.baseAddress!, ldb: r, beta: 0, c: db.baseAddress!, ldc: r)
+            }
+        }
+        pool.recycle(&factor)
         return out
     }
 
@@ -459,7 +557,9 @@ import Foundation
     /// where CTC aligns none of its texts) and the gradient of their weighted sum, Σ_b weight_b · loss_b over the
     /// sequences that align, with respect to every weight: one forward and one backward pass of the whole batch.
     /// Nil where no sequence aligns.
-    func lossAndGradients(batch: [BatchItem], blank: Int = 0, pool: FloatBufferPool = FloatBufferPool()) -> (losses: [Double?], gradients: Gradients)? {
+    /// With an `adapter`, the gradient with respect to its pairs (``gradients(_:logitsGradient:adapter:pool:)``).
+    func lossAndGradients(batch: [BatchItem], blank: Int = 0, adapter: LSTMAdapter? = nil,
+                          pool: FloatBufferPool = FloatBufferPool()) -> (losses: [Double?], gradients: Gradients)? {
         var features = pool.empty(reserving: batch.reduce(0) { $0 + $1.features.count })
         for item in batch { features.append(contentsOf: item.features) }
         var trace = forward(features, sequences: batch.map(\.frames), pool: pool)
@@ -482,7 +582,7 @@ import Foundation
             }
             row += rows
         }
-        let g = losses.contains(where: { $0 != nil }) ? gradients(trace, logitsGradient: dY, pool: pool) : nil
+        let g = losses.contains(where: { $0 != nil }) ? gradients(trace, logitsGradient: dY, adapter: adapter, pool: pool) : nil
         pool.recycle(&dY)
         pool.recycle(&trace)
         return g.map { (losses, $0) }

@@ -10,8 +10,10 @@ import Foundation
 ///     penalty = λ (Σ ‖B A‖² + ‖d‖²)
 ///     ∂/∂A = Bᵀ (∂L/∂W' + 2λ B A),   ∂/∂B = (∂L/∂W' + 2λ B A) Aᵀ,   ∂/∂d = ∂L/∂b_head' + 2λ d
 ///
-/// The gradient with respect to W' comes from ``_FloatLSTMNetwork/gradients(_:logitsGradient:)``; the chain rule
-/// above is what `Fixtures/lstm-gradient.json` checks against PyTorch's autograd (`loraGradients`).
+/// Learning never forms ∂L/∂W' (out × in): ``_FloatLSTMNetwork/gradients(_:logitsGradient:adapter:pool:)`` gives
+/// Bᵀ ∂L/∂W' and ∂L/∂W' Aᵀ from its factors, and the penalty's part goes through the r × r matrices BᵀB and A Aᵀ
+/// (‖B A‖² = Σ BᵀB ⊙ A Aᵀ). The chain rule above is what `Fixtures/lstm-gradient.json` checks against PyTorch's
+/// autograd (`loraGradients`), both ways.
 struct LSTMAdapter: Sendable, Equatable {
     /// One weight's change: `a` r × columns, `b` rows × r, row-major.
     struct Pair: Sendable, Equatable {
@@ -155,46 +157,54 @@ struct LSTMAdapterTraining: Sendable {
         let batch = net.lossAndGradients(batch: usable.map {
             .init(features: $0.features.values, frames: $0.features.rows, labelings: [$0.labels] + ($0.otherCase.map { [$0] } ?? []),
                   weight: 1 / Float($0.labels.count))
-        }, pool: pool)
+        }, adapter: adapter, pool: pool)
         var loss = 0.0, n = 0
         for (l, e) in zip(batch?.losses ?? [], usable) {
             guard let l else { continue }
             loss += l / Double(e.labels.count)
             n += 1
         }
-        // No example aligned: no gradient but the penalty's.
-        let sum = batch.map { LSTMAdapter.weightGradients($0.gradients) }
-            ?? adapter.pairs.map { [Float](repeating: 0, count: $0.rows * $0.columns) }
         let biasSum = batch?.gradients.headBias ?? [Float](repeating: 0, count: adapter.headBias.count)
         let scale: Float = n > 0 ? 1 / Float(n) : 0
         var grad = adapter
         var value = n > 0 ? loss / Double(n) : 0
+        let r = adapter.rank
         for (k, p) in adapter.pairs.enumerated() {
-            let ba = p.product
-            var dw = sum[k]
-            var squares = 0.0
-            dw.withUnsafeMutableBufferPointer { d in
-                ba.withUnsafeBufferPointer { b in
-                    for i in 0..<d.count {
-                        d[i] = d[i] * scale + 2 * penalty * b[i]
-                        squares += Double(b[i] * b[i])
+            // The loss's part (no example aligned: none): Bᵀ δW and δW Aᵀ from the backward pass, times 1 / n.
+            var da = batch.map { $0.gradients.adapter[k].a } ?? [Float](repeating: 0, count: r * p.columns)
+            var db = batch.map { $0.gradients.adapter[k].b } ?? [Float](repeating: 0, count: p.rows * r)
+            for i in da.indices { da[i] *= scale }
+            for i in db.indices { db[i] *= scale }
+            // The penalty's, through the r × r Gram matrices: ‖B A‖² = Σ (BᵀB) ⊙ (A Aᵀ), ∂A = 2λ (BᵀB) A, ∂B = 2λ B (A Aᵀ).
+            var btb = [Float](repeating: 0, count: r * r), aat = btb
+            p.b.withUnsafeBufferPointer { b in
+                p.a.withUnsafeBufferPointer { a in
+                    btb.withUnsafeMutableBufferPointer { o in
+                        _BLAS.gemm(transposeA: true, transposeB: false, m: r, n: r, k: p.rows, a: b.baseAddress!, lda: r,
+                                   b: b.baseAddress!, ldb: r, beta: 0, c: o.baseAddress!, ldc: r)
+                    }
+                    aat.withUnsafeMutableBufferPointer { o in
+                        _BLAS.gemm(transposeA: false, transposeB: true, m: r, n: r, k: p.columns, a: a.baseAddress!, lda: p.columns,
+                                   b: a.baseAddress!, ldb: p.columns, beta: 0, c: o.baseAddress!, ldc: r)
                     }
                 }
             }
-            value += Double(penalty) * squares
-            let r = adapter.rank
-            var da = [Float](repeating: 0, count: r * p.columns), db = [Float](repeating: 0, count: p.rows * r)
-            dw.withUnsafeBufferPointer { d in
-                p.b.withUnsafeBufferPointer { b in  // ∂A = Bᵀ δW
+            value += Double(penalty) * zip(btb, aat).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+            let twice = 2 * penalty
+            for i in btb.indices { btb[i] *= twice; aat[i] *= twice }
+            btb.withUnsafeBufferPointer { g in
+                p.a.withUnsafeBufferPointer { a in
                     da.withUnsafeMutableBufferPointer { o in
-                        _BLAS.gemm(transposeA: true, transposeB: false, m: r, n: p.columns, k: p.rows, a: b.baseAddress!, lda: r,
-                                   b: d.baseAddress!, ldb: p.columns, beta: 0, c: o.baseAddress!, ldc: p.columns)
+                        _BLAS.gemm(transposeA: false, transposeB: false, m: r, n: p.columns, k: r, a: g.baseAddress!, lda: r,
+                                   b: a.baseAddress!, ldb: p.columns, beta: 1, c: o.baseAddress!, ldc: p.columns)
                     }
                 }
-                p.a.withUnsafeBufferPointer { a in  // ∂B = δW Aᵀ
+            }
+            aat.withUnsafeBufferPointer { g in
+                p.b.withUnsafeBufferPointer { b in
                     db.withUnsafeMutableBufferPointer { o in
-                        _BLAS.gemm(transposeA: false, transposeB: true, m: p.rows, n: r, k: p.columns, a: d.baseAddress!, lda: p.columns,
-                                   b: a.baseAddress!, ldb: p.columns, beta: 0, c: o.baseAddress!, ldc: r)
+                        _BLAS.gemm(transposeA: false, transposeB: false, m: p.rows, n: r, k: r, a: b.baseAddress!, lda: r,
+                                   b: g.baseAddress!, ldb: r, beta: 1, c: o.baseAddress!, ldc: r)
                     }
                 }
             }

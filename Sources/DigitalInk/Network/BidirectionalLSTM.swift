@@ -362,6 +362,11 @@ func _load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
 }
 
 @inline(__always)
+func _load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always)
 func _store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
 }

@@ -205,6 +205,14 @@ void ink_q8_gemm_neon(int m, int n, int k, const int8_t *xq, int ldq, const floa
 void ink_lstm_step_q8_neon(const int8_t *packed, const float *rscale, int hidden, int with_recurrent,
                            float *g, float *h, float *c, float *out);
 
+/// `C[m×n] = A[m×k] · B[k×n]` (plus C where `accumulate` is 1), row-major with leading dimensions: for the
+/// products of a few rows that writer adaptation's recurrent steps make (m ≤ 10 running sequences against a
+/// 4H × H weight), where a BLAS spends more time packing the weight than multiplying. R ≤ 4 rows at a time,
+/// 16 columns each, one fused multiply-add per term in order of k. Only after
+/// `ink_kernels_avx2_fma_available()` returned 1.
+void ink_f32_gemm_small_avx2(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
+                             int accumulate);
+
 /// The processors this process may run on: its CPU affinity on Linux (so `taskset -c 0` gives 1),
 /// the online processors elsewhere; at least 1.
 int ink_available_processors(void);

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import DigitalInk
+
+@Suite("The small products of adaptation's recurrent steps: the AVX2 kernel and the BLAS give C = A·B (+ C)")
+struct SmallProductTests {
+    /// C = A·B (+ C) written out in Double.
+    static func reference(m: Int, n: Int, k: Int, a: [Float], lda: Int, b: [Float], ldb: Int, c: [Float], ldc: Int,
+                          accumulate: Bool) -> [Float] {
+        var out = c
+        for i in 0..<m { for j in 0..<n {
+            var s = accumulate ? Double(c[i * ldc + j]) : 0
+            for p in 0..<k { s += Double(a[i * lda + p]) * Double(b[p * ldb + j]) }
+            out[i * ldc + j] = Float(s)
+        } }
+        return out
+    }
+
+    static func check(useKernel: Bool) {
+        var g = SplitMix64(seed: 5)
+        func draw(_ n: Int) -> [Float] { (0..<n).map { _ in Float.random(in: -1...1, using: &g) } }
+        var compared = 0
+        // Every row remainder of 4 (m ≤ 10), column counts through the 16-, 8- and 1-wide parts, the network's own
+        // shapes (n 384 or 96, k 96 or 384), leading dimensions wider than the matrices.
+        for m in 1...10 {
+            for (n, k) in [(1, 3), (7, 5), (8, 1), (15, 9), (16, 16), (17, 4), (40, 33), (384, 96), (96, 384)] {
+                for accumulate in [false, true] {
+                    let lda = k + 2, ldb = n + 3, ldc = n + 1
+                    let a = draw(m * lda), b = draw(k * ldb), c = draw(m * ldc)
+                    var got = c
+                    a.withUnsafeBufferPointer { ap in
+                        b.withUnsafeBufferPointer { bp in
+                            got.withUnsafeMutableBufferPointer { cp in
+                                _SmallProduct.gemm(m: m, n: n, k: k, a: ap.baseAddress!, lda: lda, b: bp.baseAddress!, ldb: ldb,
+                                                   accumulate: accumulate, c: cp.baseAddress!, ldc: ldc, useKernel: useKernel)
+                            }
+                        }
+                    }
+                    let want = reference(m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc, accumulate: accumulate)
+                    let worst = zip(got, want).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
+                    #expect(worst <= 1e-5, "m \(m) n \(n) k \(k) accumulate \(accumulate): \(worst)")
+                    // The padding between rows is left as it was.
+                    for i in 0..<m { #expect(got[i * ldc + n] == c[i * ldc + n]) }
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == 180)
+    }
+
+    @Test("the AVX2 kernel (where the processor has AVX2 and FMA)", .enabled(if: _SmallProduct.hasAVX2FMA))
+    func kernel() { Self.check(useKernel: true) }
+
+    @Test("the BLAS, where the kernel is not")
+    func blas() { Self.check(useKernel: false) }
+
+    @Test("a matrix transposed")
+    func transposed() {
+        let w: [Float] = [1, 2, 3, 4, 5, 6]  // 2 × 3
+        #expect(_SmallProduct.transposed(w, rows: 2, columns: 3) == [1, 4, 2, 5, 3, 6])
+    }
+}
