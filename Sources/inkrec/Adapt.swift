@@ -112,10 +112,14 @@ struct Adapt: AsyncParsableCommand {
             guard rename(partial.path, url.path) == 0 else {
                 throw DigitalInkError.storageFailed(path: url.path, reason: String(cString: strerror(errno)))
             }
-            printError(String(format: "%@: learned from %d pairs in %.2f s (%d in all); %d bytes; %@", output, examples.count,
-                              seconds, learner.pairsLearned, data.count,
-                              learner.isActive ? "active" : learner.pairsLearned < learner.minimumPairs
-                                ? "inactive until \(learner.minimumPairs) pairs" : "inactive: its check showed no gain"))
+            if learner.pendingPairs > 0 {
+                printError("\(output): unchanged (\(learner.pairsLearned) pairs learned before it was saved): a restored profile learns on from \(learner.minimumPairs) new pairs at once, \(learner.pendingPairs) given; pass its earlier pairs again with the new ones")
+            } else {
+                printError(String(format: "%@: learned from %d pairs in %.2f s (%d in all); %d bytes; %@", output, examples.count,
+                                  seconds, learner.pairsLearned, data.count,
+                                  learner.isActive ? "active" : learner.pairsLearned < learner.minimumPairs
+                                    ? "inactive until \(learner.minimumPairs) pairs" : "inactive: its check showed no gain"))
+            }
             if let c = learner.check {
                 printError("check\(checkedThrough): \(c.pairs) confirmed pairs (\(c.words) words), each read with a change learned from the others: \(c.wordErrorsWith) word errors (\(c.wordErrorsWithout) without a change)")
             }

@@ -50,6 +50,22 @@ struct CLIAdaptTests {
         let again = try await CLI.run(["adapt", "--model-directory", Self.english, "--pairs", "-", "--output", profile,
                                        "--profile", profile, "--steps", "2"], stdin: try Self.pairs())
         #expect(again.status == 0 && again.stderr.contains("(6 in all)"), "\(again.stderr)")
+        // A profile saved once it had its minimum of pairs (3 here), restored: fewer new pairs than that leave it as it
+        // was, and say so; as many learn on.
+        let waiting = dir.appendingPathComponent("waiting.bin").path
+        let w1 = try await CLI.run(["adapt", "--model-directory", Self.english, "--pairs", "-", "--output", waiting,
+                                    "--minimum-pairs", "3", "--steps", "2"], stdin: try Self.pairs())
+        #expect(w1.status == 0, "\(w1.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: waiting))
+        let two = Data((String(decoding: try Self.pairs(), as: UTF8.self).split(separator: "\n").prefix(2).joined(separator: "\n") + "\n").utf8)
+        let w2 = try await CLI.run(["adapt", "--model-directory", Self.english, "--pairs", "-", "--output", waiting,
+                                    "--profile", waiting, "--steps", "2"], stdin: two)
+        #expect(w2.status == 0 && w2.stderr.contains("unchanged") && w2.stderr.contains("3 new pairs at once, 2 given"), "\(w2.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: waiting)) == before)
+        let w3 = try await CLI.run(["adapt", "--model-directory", Self.english, "--pairs", "-", "--output", waiting,
+                                    "--profile", waiting, "--steps", "2"], stdin: try Self.pairs())
+        #expect(w3.status == 0 && w3.stderr.contains("(6 in all)"), "\(w3.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: waiting)) != before)
         // The output layer alone (a version-1 profile) on request; not for an earlier profile, which keeps its kind.
         let head = dir.appendingPathComponent("head.bin").path
         let h = try await CLI.run(["adapt", "--model-directory", Self.english, "--pairs", "-", "--output", head, "--adapt", "head"],

@@ -56,6 +56,39 @@ struct WriterProfileCheckTests {
         #expect(restored.check == learned)
     }
 
+    @Test("a profile restored past its minimum keeps new pairs, changing nothing, until it has minimumPairs of them; then it learns on from all of them and checks itself on them")
+    func restoredProfileWaits() async throws {
+        let six = try pairs()
+        let profile = try await WriterProfile(for: recognizer, minimumPairs: 6, adapting: nil, steps: 2, checkSteps: 1)
+        try await profile.learn(from: six)
+        let learned = try #require(profile.check)
+        let saved = profile.data()
+        let restored = try WriterProfile(data: saved, for: recognizer, steps: 2, checkSteps: 1)
+        #expect(restored.pendingPairs == 0)
+        try await restored.learn(from: Array(six.prefix(4)))
+        #expect(restored.pendingPairs == 4 && restored.pairsLearned == 6)
+        #expect(restored.data() == saved, "nothing learned: the change and its check as they were")
+        #expect(restored.check == learned && restored.isActive == profile.isActive)
+        #expect(try await restored.recheck(through: recognizer) == nil)
+        try await restored.learn(from: Array(six.suffix(2)))
+        #expect(restored.pendingPairs == 0 && restored.pairsLearned == 12)
+        #expect(restored.data() != saved)
+        #expect(try #require(restored.check).pairs == 6, "checked on the six pairs it learned on from")
+        // A profile never saved learns at once, and so does one saved before it had its minimum of pairs, or one
+        // that waits for none.
+        let fresh = try await WriterProfile(for: recognizer, minimumPairs: 6, adapting: nil, steps: 2, checkSteps: 1)
+        try await fresh.learn(from: Array(six.prefix(2)))
+        #expect(fresh.pendingPairs == 0 && fresh.pairsLearned == 2)
+        let early = try WriterProfile(data: fresh.data(), for: recognizer, steps: 2, checkSteps: 1)
+        try await early.learn(from: Array(six.prefix(1)))
+        #expect(early.pendingPairs == 0 && early.pairsLearned == 3 && early.data() != fresh.data())
+        let eager = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: 2, checkSteps: 0)
+        try await eager.learn(from: Array(six.prefix(2)))
+        let eagerRestored = try WriterProfile(data: eager.data(), for: recognizer, steps: 2, checkSteps: 0)
+        try await eagerRestored.learn(from: Array(six.prefix(1)))
+        #expect(eagerRestored.pendingPairs == 0 && eagerRestored.pairsLearned == 3 && eagerRestored.data() != eager.data())
+    }
+
     /// `data` (a version-2 profile) as version 3 with `check` (pairs, words, word errors without and with a change).
     func withCheck(_ data: Data, _ check: (UInt32, UInt32, UInt32, UInt32)) -> Data {
         var out = data

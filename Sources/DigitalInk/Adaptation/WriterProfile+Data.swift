@@ -197,7 +197,9 @@ enum WriterProfileFormat {
 
 extension WriterProfile {
     /// The profile as bytes to keep (at most ``maxDataSize``; about 219 KB for a Latin model's change to every
-    /// weight): the adaptation, the network's checksum and the counts. The pairs themselves are not kept: a restored profile learns on from new pairs.
+    /// weight): the adaptation, the network's checksum and the counts. The pairs themselves are not kept: a profile
+    /// restored once it had learned from ``minimumPairs`` pairs learns on from that many new pairs at once
+    /// (``pendingPairs``).
     public func data() -> Data {
         let s = state.withLock { ($0.change, $0.pairsLearned, $0.check) }
         return WriterProfileFormat.encode(digest: networkDigest, minimumPairs: minimumPairs, pairsLearned: s.1, change: s.0, check: s.2)
@@ -219,6 +221,6 @@ extension WriterProfile {
         try Self.checkSettings(steps: steps, checkSteps: checkSteps)
         let d = try WriterProfileFormat.decode(data)
         self.init(networkDigest: d.digest, minimumPairs: d.minimumPairs, change: d.change, pairsLearned: d.pairsLearned,
-                  recognizer: recognizer, steps: steps, checkSteps: checkSteps, check: d.check)
+                  recognizer: recognizer, steps: steps, checkSteps: checkSteps, check: d.check, restored: true)
     }
 }

@@ -43,6 +43,9 @@ public final class WriterProfile: Sendable {
     let seed: UInt64?
     /// Adam steps of each run's change in the check (nil: ``HeldOutCheck``'s; 0: no check, every change applies).
     let checkSteps: Int?
+    /// Whether the profile was restored (``init(data:for:)``) after it had learned from ``minimumPairs`` pairs (or
+    /// more): it then learns on only from ``minimumPairs`` new pairs at once (``pendingPairs``).
+    let restoredPastMinimum: Bool
 
     /// What a profile changes.
     enum Change: Sendable, Equatable {
@@ -61,6 +64,8 @@ public final class WriterProfile: Sendable {
         var folded: (generation: Int, network: RecognitionNetwork)? = nil
         /// The last check of the change on kept pairs it did not learn from (``HeldOutCheck``); nil before any.
         var check: WriterProfileCheck? = nil
+        /// Pairs given to a restored profile that it keeps and has not learned from yet (``pendingPairs``).
+        var pending = 0
     }
     let state: LockedState<State>
     /// The examples learned from, the most recent ``maxKeptPairs``; held while a `learn` call runs, so that
@@ -72,7 +77,9 @@ public final class WriterProfile: Sendable {
     let examples = LockedState<Kept>(Kept())
 
     init(networkDigest: String, minimumPairs: Int, change: Change, pairsLearned: Int, recognizer: DigitalInkRecognizer?,
-         steps: Int? = nil, seed: UInt64? = nil, checkSteps: Int? = nil, check: WriterProfileCheck? = nil) {
+         steps: Int? = nil, seed: UInt64? = nil, checkSteps: Int? = nil, check: WriterProfileCheck? = nil,
+         restored: Bool = false) {
+        self.restoredPastMinimum = restored && pairsLearned > 0 && pairsLearned >= minimumPairs
         self.networkDigest = networkDigest
         self.minimumPairs = minimumPairs
         self.recognizer = recognizer
@@ -133,6 +140,17 @@ public final class WriterProfile: Sendable {
     /// How many confirmed pairs the profile has learned from (over its whole life, also before it was saved).
     public var pairsLearned: Int { state.withLock { $0.pairsLearned } }
 
+    /// Confirmed pairs a restored profile keeps but has not learned from yet. A profile restored from ``data()``
+    /// keeps none of the pairs it learned before, and learning on from a few new ones alone would rewrite what it
+    /// learned from many (and replace its ``check`` with one of those few): so a profile saved once it had learned
+    /// from ``minimumPairs`` pairs keeps new pairs, changing nothing, until it has ``minimumPairs`` of them, then
+    /// learns on from all of them at once (and checks itself on them). Like the kept pairs, pending ones are not in
+    /// ``data()``: an app that wants a short session's pairs to count passes its earlier pairs again (their inks and
+    /// texts are the app's) with the new ones. Always 0 for a profile that was never saved, and for one saved
+    /// before it had ``minimumPairs`` pairs (it learns on at once, as it would have). (A profile keeps at most
+    /// ``maxKeptPairs`` pairs: a larger ``minimumPairs`` waits for that many.)
+    public var pendingPairs: Int { state.withLock { $0.pending } }
+
     /// Whether recognitions with this profile are changed by it: it has learned from ``minimumPairs`` pairs, and
     /// its last ``check`` (if any) showed a gain.
     public var isActive: Bool { state.withLock { Self.applies($0, minimumPairs: minimumPairs) } }
@@ -158,6 +176,8 @@ public final class WriterProfile: Sendable {
     /// changes the output layer alone). Once the profile has ``minimumPairs`` pairs, a change to every weight is also
     /// checked (``check``): five changes, each learned from four fifths of the kept pairs, read the fifth they left
     /// out, and the profile changes readings only where they made fewer word errors than the model alone.
+    /// A profile restored after it had learned from ``minimumPairs`` pairs keeps new pairs without learning until it
+    /// has ``minimumPairs`` of them (``pendingPairs``), then learns on from all of them.
     ///
     /// - Throws: ``DigitalInkError/invalidOption(name:reason:)`` for a profile restored without a recognizer,
     ///   a recognizer of another network, a text with a character the model does not read or an empty text;
@@ -182,12 +202,14 @@ public final class WriterProfile: Sendable {
                     let fresh = try pairs.map { (ink, text) throws(DigitalInkError) in try HeadExample(ink: ink, text: text, model: model) }
                     kept.head.append(contentsOf: fresh.compactMap { $0 })
                     if kept.head.count > Self.maxKeptPairs { kept.head.removeFirst(kept.head.count - Self.maxKeptPairs) }
+                    if self.waits(keeping: kept.head.count, given: pairs.count) { return }
                     var settings = LearningSettings()
                     if let steps = self.steps { settings.steps = steps }
                     let learned = HeadAdapterTraining(settings: settings).fit(adapter, to: kept.head)
                     self.state.withLock { state in
                         state.change = .head(learned)
-                        state.pairsLearned += pairs.count
+                        state.pairsLearned += state.pending + pairs.count
+                        state.pending = 0
                         state.generation += 1
                     }
                 case .network(let adapter):
@@ -197,17 +219,19 @@ public final class WriterProfile: Sendable {
                     kept.network.append(contentsOf: fresh.compactMap { $0 })
                     if kept.network.count > Self.maxKeptPairs { kept.network.removeFirst(kept.network.count - Self.maxKeptPairs) }
                     let base = try Self.floatNetwork(of: model, fitting: adapter)
+                    if self.waits(keeping: kept.network.count, given: pairs.count) { return }
                     let training = self.networkTraining()
                     let learned = training.fit(adapter, base: base, to: kept.network)
                     let folded = try Self.folded(learned, into: base, model)
                     // From the pairs on which the profile applies, a check on pairs each change did not learn from.
-                    let checked = self.pairsLearned + pairs.count >= self.minimumPairs
+                    let checked = self.pairsLearned + self.pendingPairs + pairs.count >= self.minimumPairs
                         ? try self.heldOutCheck(rank: adapter.rank, base: base, kept: kept.network, training: training,
                                                 model: model, options: recognizer.options)
                         : nil
                     self.state.withLock { state in
                         state.change = .network(learned)
-                        state.pairsLearned += pairs.count
+                        state.pairsLearned += state.pending + pairs.count
+                        state.pending = 0
                         state.generation += 1
                         state.folded = (state.generation, folded)
                         if let checked { state.check = checked }
@@ -222,7 +246,8 @@ public final class WriterProfile: Sendable {
     /// that follows ``DigitalInkRecognizer/suggestedRecognizer(forConfirmedTexts:among:margin:minimumCharacters:)``
     /// to another model of the network: whether the profile reads the writer better depends on the language model
     /// it is read with. Returns the new check, also kept in ``check``; nil (and ``check`` as it was) for a profile
-    /// of the output layer alone, or one that keeps fewer than five pairs (a restored one keeps none).
+    /// of the output layer alone, one that keeps fewer than five pairs, or a restored one waiting for new pairs
+    /// (``pendingPairs``).
     ///
     /// - Throws: ``DigitalInkError/invalidOption(name:reason:)`` for a recognizer of another network; its load
     ///   errors; `CancellationError` when cancelled before it starts.
@@ -231,7 +256,8 @@ public final class WriterProfile: Sendable {
         let model = try await loadedModel(of: recognizer)
         return try await recognizer.pool.runCancellable { () throws(DigitalInkError) -> WriterProfileCheck? in
             try self.examples.withLock { (kept: inout Kept) throws(DigitalInkError) -> WriterProfileCheck? in
-                guard case .network(let adapter) = self.state.withLock({ $0.change }) else { return nil }
+                guard case .network(let adapter) = self.state.withLock({ $0.change }),
+                      self.pendingPairs == 0 else { return nil }
                 let base = try Self.floatNetwork(of: model, fitting: adapter)
                 guard let checked = try self.heldOutCheck(rank: adapter.rank, base: base, kept: kept.network,
                                                           training: self.networkTraining(), model: model,
@@ -255,6 +281,14 @@ public final class WriterProfile: Sendable {
             throw .invalidOption(name: "writerProfile", reason: "made for another network (\(networkDigest.prefix(12))…), not this recognizer's")
         }
         return model
+    }
+
+    /// Whether a restored profile keeps the pairs of this `learn` call without learning (``pendingPairs``): it
+    /// had learned from ``minimumPairs`` pairs when it was saved and keeps fewer than that since; if so, counts them.
+    func waits(keeping kept: Int, given: Int) -> Bool {
+        guard restoredPastMinimum, kept < Swift.min(minimumPairs, Self.maxKeptPairs) else { return false }
+        state.withLock { $0.pending += given }
+        return true
     }
 
     /// Refuses learning settings outside their ranges: `steps` 1...1000, `checkSteps` 0...1000 (0: no check).
