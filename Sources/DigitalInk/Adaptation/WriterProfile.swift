@@ -8,8 +8,8 @@ import Foundation
 /// directions of every layer, and beside the output layer, with a change to the output's bias), learned by a few
 /// CTC gradient steps through the whole network (backpropagation through time) on the confirmed pairs; where that
 /// change does not fit in ``maxDataSize`` (a network of thousands of classes) a change to the output layer alone.
-/// It is applied once it has learned from ``minimumPairs`` pairs: measured on held-out UNIPEN writers, fewer made
-/// as many writers worse as better (`Docs/personalization.md`).
+/// It is applied once it has learned from ``minimumPairs`` pairs (20 by default) and only where its ``check`` of
+/// those pairs shows a gain (`Docs/personalization.md`).
 ///
 /// ```swift
 /// let profile = try await WriterProfile(for: recognizer)
@@ -25,8 +25,9 @@ import Foundation
 public final class WriterProfile: Sendable {
     /// The largest profile ``data()`` writes or ``init(data:for:)`` reads: 256 KB.
     public static let maxDataSize = 262_144
-    /// The default ``minimumPairs``: 50.
-    public static let defaultMinimumPairs = 50
+    /// The default ``minimumPairs``: 20. (50 until profiles checked themselves: below that, as many writers got
+    /// worse as better; with the check, the tuning writers' 20-word profiles made none worse by more than 2 points.)
+    public static let defaultMinimumPairs = 20
     /// The most pairs a profile keeps in memory to learn from (the most recent ones).
     public static let maxKeptPairs = 200
 
