@@ -50,6 +50,13 @@ struct LSTMGradientTests {
         return zip(a, b).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
     }
 
+    /// The weights' gradients in the order of an adapter's pairs (``LSTMAdapter/pairs``): every layer's input and
+    /// recurrent weight, forward then backward, then the head's.
+    static func weightGradients(_ g: _FloatLSTMNetwork.Gradients) -> [[Float]] {
+        g.layers.flatMap { [$0.forward.inputWeights, $0.forward.recurrentWeights, $0.backward.inputWeights, $0.backward.recurrentWeights] }
+            + [g.headWeight]
+    }
+
     /// A fixture case's name, network, features (T rows), labels and blank; `other` holds its otherLabels where it has
     /// them: the loss of either text (a lone letter's either case, CTCGradient.union).
     static func inputs(_ c: [String: Any]) -> (name: String, net: _FloatLSTMNetwork, features: [Float], T: Int, labels: [Int],
@@ -203,10 +210,10 @@ struct LSTMGradientTests {
             #expect((alone == nil) == (loss == nil))
             guard let alone, let loss else { continue }
             #expect(abs(alone.loss - loss) <= 1e-5 * max(1, abs(loss)))
-            let parts = (LSTMAdapter.weightGradients(alone.gradients) + [alone.gradients.headBias]).map { $0.map { $0 * item.weight } }
+            let parts = (Self.weightGradients(alone.gradients) + [alone.gradients.headBias]).map { $0.map { $0 * item.weight } }
             sum = sum.map { zip($0, parts).map { a, b in zip(a, b).map { $0 + $1 } } } ?? parts
         }
-        let got = LSTMAdapter.weightGradients(batch) + [batch.headBias]
+        let got = Self.weightGradients(batch) + [batch.headBias]
         let want = try #require(sum)
         #expect(got.count == want.count)
         for (k, (a, b)) in zip(got, want).enumerated() {
@@ -223,7 +230,7 @@ struct LSTMGradientTests {
         // Arrays reused from a pool (as a training run reuses them from step to step) give the same numbers, bit for
         // bit, after another batch of other shapes went through the same pool.
         func all(_ g: _FloatLSTMNetwork.Gradients) -> [[Float]] {
-            LSTMAdapter.weightGradients(g) + [g.headBias] + g.layers.flatMap { [$0.forward.bias, $0.backward.bias] }
+            Self.weightGradients(g) + [g.headBias] + g.layers.flatMap { [$0.forward.bias, $0.backward.bias] }
         }
         let pool = FloatBufferPool()
         let first = try #require(net.lossAndGradients(batch: items, pool: pool))

@@ -117,12 +117,6 @@ struct LSTMAdapter: Sendable, Equatable {
         for i in n.headBias.indices { n.headBias[i] += headBias[i] }
         return n
     }
-
-    /// The gradient of the weights (``_FloatLSTMNetwork/Gradients``) in the order of `pairs`.
-    static func weightGradients(_ g: _FloatLSTMNetwork.Gradients) -> [[Float]] {
-        g.layers.flatMap { [$0.forward.inputWeights, $0.forward.recurrentWeights, $0.backward.inputWeights, $0.backward.recurrentWeights] }
-            + [g.headWeight]
-    }
 }
 
 /// Adam on the mean CTC loss of the examples (each divided by its text's length, as PyTorch's `CTCLoss(reduction:

@@ -358,7 +358,7 @@ func _lstmCell(_ g: UnsafeMutablePointer<Float>, h: UnsafeMutablePointer<Float>,
 
 @inline(__always)
 func _load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
-    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+    _load8(UnsafePointer(p))
 }
 
 @inline(__always)
