@@ -3,7 +3,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from inkrec_training.families.latin.evaluate_adaptation import parse_adapt, score_lines
+import numpy as np
+
+from inkrec_training.data import Item
+from inkrec_training.families.latin.evaluate_adaptation import composed_lines, parse_adapt, score_lines
 
 
 def test_lines_count_word_edits_and_character_edits():
@@ -55,3 +58,20 @@ def test_adapt_follows_the_language_when_asked(monkeypatch, tmp_path):
     assert "--follow-language" in calls[0] and "--suggest-language" not in calls[0]
     ea.adapt("inkrec", "/m", items, str(tmp_path / "p.jsonl"), str(tmp_path / "o.bin"), suggest=True)
     assert "--suggest-language" in calls[1] and "--follow-language" not in calls[1]
+
+
+def test_composed_lines_are_the_words_in_order_side_by_side_and_the_same_each_run():
+    def word(i, label):
+        s = np.array([[0.0, 0.0], [10.0, 20.0], [20.0, 0.0]]) + np.array([100.0 * i, 7.0 * i])
+        return Item(id=f"w{i}", writer="x", label=label, strokes=[s, s + 1.0], kind="words")
+    words = [word(i, l) for i, l in enumerate(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])]
+    lines = composed_lines("x", words)
+    assert [it.label for it in lines] == ["one two three four", "five six seven eight"]  # "nine" alone is left out
+    assert all(len(it.strokes) == 8 for it in lines)  # every stroke of its four words
+    first = lines[0].strokes
+    # Each word keeps its shape, moved as a whole, and starts right of the word before it.
+    for k in range(4):
+        assert np.allclose(first[2 * k] - first[2 * k][0], words[k].strokes[0] - words[k].strokes[0][0])
+    assert all(first[2 * k + 2][:, 0].min() > first[2 * k][:, 0].max() for k in range(3))
+    again = composed_lines("x", words)
+    assert all(np.array_equal(a, b) for la, lb in zip(lines, again) for a, b in zip(la.strokes, lb.strokes))

@@ -14,7 +14,9 @@ words, in the data's order (their writing order). A profile learns from the writ
 words. Reported: word accuracy and CER pooled over the words and per writer, and the cross-writer cost (each
 writer's K = 50 profile applied to the next writer's words). Lines, for the held-out writers with at least
 ``--min-lines`` (40) lines of text: a profile learns from the first K = 5, 10, 20 lines and the lines after the
-20th are read; word error rate (word-level edits) and CER. Beside the profile, the other adaptation the
+20th are read; word error rate (word-level edits) and CER. Composed lines, for every writer: the words read,
+four at a time laid out as a line (``composed_lines``, composed ink), read without a profile and with each K's
+profile learned from words. Beside the profile, the other adaptation the
 library has: the K words as a user dictionary (``--vocabulary``, boosted as hints are), alone (``dictK``) and
 with the profile (``bothK``); and the writer's language: where ``inkrec adapt --suggest-language`` names another
 model of the network, the words read through it alone (``langK``), with the profile (``langprofK``) and with the
@@ -26,13 +28,16 @@ from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import json
 import os
+import random
 import re
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 from inkrec_training import data, engine, splits
 from inkrec_training.engine import best_texts, recognize_file
@@ -108,6 +113,24 @@ def evaluate_lines(inkrec: str, model: str, writers: dict, tmp: str) -> dict:
         s = summary[f"k{K}"]
         s["wer_relative_change"] = (s["wer"] - summary["base"]["wer"]) / summary["base"]["wer"]
     return {"writers": len(rows), "pooled": summary, "per_writer": rows}
+
+
+#: words per composed line (``composed_lines``)
+COMPOSED_WORDS = 4
+
+
+def composed_lines(writer: str, words) -> list:
+    """A writer's ``words`` (in their order) laid out as lines of ``COMPOSED_WORDS`` consecutive words each
+    (``data.synthetic_line``: the words' own ink side by side on a jittered baseline, the spaces drawn at random;
+    the same lines on every run, from a seed of the writer's name), a shorter last group left out. Composed ink:
+    what a profile learned from words does to the same writer's words read as lines, for every writer, where few
+    writers have real lines."""
+    rng = random.Random(zlib.crc32(writer.encode()))
+    out = []
+    for i in range(0, len(words) - COMPOSED_WORDS + 1, COMPOSED_WORDS):
+        strokes, label = data.synthetic_line(words[i:i + COMPOSED_WORDS], rng)
+        out.append(dataclasses.replace(words[i], id=f"{words[i].id}+{COMPOSED_WORDS}", label=label, strokes=strokes, kind="composed"))
+    return out
 
 
 def score(items, hyps: dict) -> tuple[int, int, int]:
@@ -238,6 +261,7 @@ def main():
     print(f"{len(names)} writers, {sum(len(v) - POOL for v in writers.values())} words read", file=sys.stderr)
     rows, pooled, learn_s = {}, collections.defaultdict(lambda: [0, 0, 0, 0]), []
     profiles, changed, results = {}, {}, {}
+    composed, composed_rows = collections.defaultdict(lambda: [0, 0, 0, 0]), {}
 
     def add(name: str, got: tuple, words: int) -> None:
         p = pooled[name]
@@ -290,6 +314,16 @@ def main():
         p = pooled["base"]
         p[0] += base[0]; p[1] += base[1]; p[2] += base[2]; p[3] += len(test)
         rows[w] = row
+        # The same words composed into lines, read without a profile and with each K's (learned from words).
+        lines_w = composed_lines(w, test)
+        crow = {"lines": len(lines_w)}
+        for name, prof in [("base", None)] + [(f"k{K}", os.path.join(tmp, f"writer{n}-k{K}.bin")) for K in KS]:
+            got = score_lines(lines_w, read(inkrec, args.model, lines_w, os.path.join(tmp, "t.jsonl"), prof))
+            crow[name] = {"wer": got[0] / max(got[1], 1), "cer": got[2] / max(got[3], 1)}
+            c = composed[name]
+            for i in range(4):
+                c[i] += got[i]
+        composed_rows[w] = crow
         print(f"{w}: {len(test)} words, {100 * row['base']:.1f}% → " +
               ", ".join(f"K={K} {100 * row[f'k{K}']:.1f}%" for K in KS), file=sys.stderr)
     cross = []
@@ -306,11 +340,20 @@ def main():
             s["wer_relative_change"] = (s["wer"] - summary["base"]["wer"]) / summary["base"]["wer"]
             s["worst_writer_change"] = min(r[f"{name}{K}"] - r["base"] for r in rows.values())
         summary[f"k{K}"]["writers_suggested"] = {w: r[f"suggested{K}"] for w, r in rows.items() if r[f"suggested{K}"]}
+    composed_summary = {k: {"wer": v[0] / v[1], "cer": v[2] / v[3], "words": v[1]} for k, v in composed.items()}
+    for K in KS:
+        s = composed_summary[f"k{K}"]
+        s["wer_relative_change"] = (s["wer"] - composed_summary["base"]["wer"]) / composed_summary["base"]["wer"]
+        s["worst_writer_change"] = max(r[f"k{K}"]["wer"] - r["base"]["wer"] for r in composed_rows.values())
     out = {"model": os.path.relpath(args.model, ROOT), "adapt": args.adapt or "default", "seed": args.seed, "check_steps": args.check_steps, "writers": len(names), "pooled": summary, "per_writer": rows,
+           "composed_lines": {"words_per_line": COMPOSED_WORDS, "pooled": composed_summary, "per_writer": composed_rows},
            "cross_writer": {"mean_change": sum(c["change"] for c in cross) / len(cross),
                             "worst_change": min(c["change"] for c in cross), "pairs": cross},
            "learn_seconds_k50": {"median": sorted(learn_s)[len(learn_s) // 2], "max": max(learn_s)}, "lines": lines}
     print(json.dumps({k: out[k] for k in ("writers", "pooled", "learn_seconds_k50")}, indent=1))
+    print("composed lines (profiles learned from words): WER " + f"{100 * composed_summary['base']['wer']:.2f}% → " +
+          ", ".join(f"K={K} {100 * composed_summary[f'k{K}']['wer']:.2f}% "
+                    f"(worst writer {100 * composed_summary[f'k{K}']['worst_writer_change']:+.1f} pts of WER)" for K in KS))
     print(f"cross-writer: mean {100 * out['cross_writer']['mean_change']:+.2f} pts, worst "
           f"{100 * out['cross_writer']['worst_change']:+.1f}")
     if args.json:
