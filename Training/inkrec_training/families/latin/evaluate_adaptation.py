@@ -86,6 +86,27 @@ def score_lines(items, hyps: dict) -> tuple[int, int, int, int]:
     return werr, words, cerr, chars
 
 
+def read_lines(inkrec: str, model: str, lines, tmp: str, runs, row: dict, pooled: dict) -> None:
+    """Reads ``lines`` with each ``(name, profile or None)`` of ``runs``: each run's WER and CER into ``row[name]``,
+    its counts (``score_lines``) added to ``pooled[name]``."""
+    for name, prof in runs:
+        got = score_lines(lines, read(inkrec, model, lines, os.path.join(tmp, "t.jsonl"), prof))
+        row[name] = {"wer": got[0] / max(got[1], 1), "cer": got[2] / max(got[3], 1)}
+        p = pooled[name]
+        for i in range(4):
+            p[i] += got[i]
+
+
+def lines_summary(pooled: dict, ks) -> dict:
+    """Pooled WER and CER of each run in ``pooled`` (``read_lines``), and each ``k{K}``'s WER change relative to
+    ``base``'s."""
+    summary = {k: {"wer": v[0] / v[1], "cer": v[2] / v[3], "words": v[1]} for k, v in pooled.items()}
+    for K in ks:
+        s = summary[f"k{K}"]
+        s["wer_relative_change"] = (s["wer"] - summary["base"]["wer"]) / summary["base"]["wer"]
+    return summary
+
+
 def evaluate_lines(inkrec: str, model: str, writers: dict, tmp: str) -> dict:
     """The lines protocol: a profile learns from a writer's first K lines (``LINE_KS``) and the lines after the
     first ``LINE_POOL`` are read with and without it. Word error rate (word-level edits) and CER, per writer and
@@ -94,25 +115,16 @@ def evaluate_lines(inkrec: str, model: str, writers: dict, tmp: str) -> dict:
     for n, (w, items) in enumerate(writers.items()):
         test = items[LINE_POOL:]
         row = {"lines": len(test)}
-        runs = [("base", None)] + [(f"k{K}", K) for K in LINE_KS]
-        for name, K in runs:
-            prof = None
-            if K:
-                prof = os.path.join(tmp, f"lines{n}-k{K}.bin")
-                adapt(inkrec, model, items[:K], os.path.join(tmp, "p.jsonl"), prof)
-            got = score_lines(test, read(inkrec, model, test, os.path.join(tmp, "t.jsonl"), prof))
-            row[name] = {"wer": got[0] / got[1], "cer": got[2] / got[3]}
-            p = pooled[name]
-            for i in range(4):
-                p[i] += got[i]
+        runs = [("base", None)]
+        for K in LINE_KS:
+            prof = os.path.join(tmp, f"lines{n}-k{K}.bin")
+            adapt(inkrec, model, items[:K], os.path.join(tmp, "p.jsonl"), prof)
+            runs.append((f"k{K}", prof))
+        read_lines(inkrec, model, test, tmp, runs, row, pooled)
         rows[w] = row
         print(f"{w}: {len(test)} lines, WER {100 * row['base']['wer']:.1f}% → " +
               ", ".join(f"K={K} {100 * row[f'k{K}']['wer']:.1f}%" for K in LINE_KS), file=sys.stderr)
-    summary = {k: {"wer": v[0] / v[1], "cer": v[2] / v[3], "words": v[1]} for k, v in pooled.items()}
-    for K in LINE_KS:
-        s = summary[f"k{K}"]
-        s["wer_relative_change"] = (s["wer"] - summary["base"]["wer"]) / summary["base"]["wer"]
-    return {"writers": len(rows), "pooled": summary, "per_writer": rows}
+    return {"writers": len(rows), "pooled": lines_summary(pooled, LINE_KS), "per_writer": rows}
 
 
 #: words per composed line (``composed_lines``)
@@ -317,12 +329,8 @@ def main():
         # The same words composed into lines, read without a profile and with each K's (learned from words).
         lines_w = composed_lines(w, test)
         crow = {"lines": len(lines_w)}
-        for name, prof in [("base", None)] + [(f"k{K}", os.path.join(tmp, f"writer{n}-k{K}.bin")) for K in KS]:
-            got = score_lines(lines_w, read(inkrec, args.model, lines_w, os.path.join(tmp, "t.jsonl"), prof))
-            crow[name] = {"wer": got[0] / max(got[1], 1), "cer": got[2] / max(got[3], 1)}
-            c = composed[name]
-            for i in range(4):
-                c[i] += got[i]
+        read_lines(inkrec, args.model, lines_w, tmp,
+                   [("base", None)] + [(f"k{K}", os.path.join(tmp, f"writer{n}-k{K}.bin")) for K in KS], crow, composed)
         composed_rows[w] = crow
         print(f"{w}: {len(test)} words, {100 * row['base']:.1f}% → " +
               ", ".join(f"K={K} {100 * row[f'k{K}']:.1f}%" for K in KS), file=sys.stderr)
@@ -340,11 +348,9 @@ def main():
             s["wer_relative_change"] = (s["wer"] - summary["base"]["wer"]) / summary["base"]["wer"]
             s["worst_writer_change"] = min(r[f"{name}{K}"] - r["base"] for r in rows.values())
         summary[f"k{K}"]["writers_suggested"] = {w: r[f"suggested{K}"] for w, r in rows.items() if r[f"suggested{K}"]}
-    composed_summary = {k: {"wer": v[0] / v[1], "cer": v[2] / v[3], "words": v[1]} for k, v in composed.items()}
+    composed_summary = lines_summary(composed, KS)
     for K in KS:
-        s = composed_summary[f"k{K}"]
-        s["wer_relative_change"] = (s["wer"] - composed_summary["base"]["wer"]) / composed_summary["base"]["wer"]
-        s["worst_writer_change"] = max(r[f"k{K}"]["wer"] - r["base"]["wer"] for r in composed_rows.values())
+        composed_summary[f"k{K}"]["worst_writer_change"] = max(r[f"k{K}"]["wer"] - r["base"]["wer"] for r in composed_rows.values())
     out = {"model": os.path.relpath(args.model, ROOT), "adapt": args.adapt or "default", "seed": args.seed, "check_steps": args.check_steps, "writers": len(names), "pooled": summary, "per_writer": rows,
            "composed_lines": {"words_per_line": COMPOSED_WORDS, "pooled": composed_summary, "per_writer": composed_rows},
            "cross_writer": {"mean_change": sum(c["change"] for c in cross) / len(cross),
