@@ -53,6 +53,9 @@ struct Adapt: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Adam steps of each change the profile's check learns (default 4; 0: no check, the change applies whatever it reads): for measuring what the check does.", visibility: .hidden))
     var checkSteps: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Learn from the pairs in calls of this many each, in their order (default: all in one call), as an app that calls learn after every few corrections: for measuring what that does.", visibility: .hidden))
+    var pairsPerCall: Int?
+
     @Flag(name: .long, help: "Also say whether another model on the same network fits the confirmed texts clearly better (its language model).")
     var suggestLanguage = false
 
@@ -63,6 +66,7 @@ struct Adapt: AsyncParsableCommand {
         if !(0...Int(UInt32.max)).contains(minimumPairs) { throw ValidationError("--minimum-pairs must be in 0...\(UInt32.max)") }
         if let steps, !(1...1000).contains(steps) { throw ValidationError("--steps must be in 1...1000") }
         if let checkSteps, !(0...1000).contains(checkSteps) { throw ValidationError("--check-steps must be in 0...1000") }
+        if let pairsPerCall, pairsPerCall < 1 { throw ValidationError("--pairs-per-call must be at least 1") }
         if seed != nil, profile != nil { throw ValidationError("--seed is for a new profile") }
         if adapt != nil, profile != nil { throw ValidationError("--adapt is for a new profile; an earlier one (--profile) keeps what it changes") }
     }
@@ -93,7 +97,13 @@ struct Adapt: AsyncParsableCommand {
                 learner = try await WriterProfile(for: recognizer, minimumPairs: minimumPairs, adapting: adapt, steps: steps, seed: seed, checkSteps: checkSteps)
             }
             let started = Date()
-            try await learner.learn(from: examples)
+            if let pairsPerCall {
+                for start in stride(from: 0, to: examples.count, by: pairsPerCall) {
+                    try await learner.learn(from: Array(examples[start..<min(start + pairsPerCall, examples.count)]))
+                }
+            } else {
+                try await learner.learn(from: examples)
+            }
             let seconds = Date().timeIntervalSince(started)
             var language: String? = nil
             var checkedThrough = ""

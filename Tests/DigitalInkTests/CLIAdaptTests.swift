@@ -88,6 +88,28 @@ struct CLIAdaptTests {
         #expect(seededOn.status != 0 && seededOn.stderr.contains("--seed"), "\(seededOn.stderr)")
     }
 
+    @Test("--pairs-per-call learns in calls of that many pairs, as an app that learns after every correction: every pair counts, each call learns on from the last; 0 is refused")
+    func pairsPerCall() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inkrec-adapt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func adapt(_ name: String, _ extra: [String]) async throws -> (status: Int32, stderr: String, data: Data?) {
+            let path = dir.appendingPathComponent(name).path
+            let r = try await CLI.run(["adapt", "--model-directory", Self.english, "--pairs", "-", "--output", path,
+                                       "--minimum-pairs", "0", "--steps", "2", "--check-steps", "0"] + extra, stdin: try Self.pairs())
+            return (r.status, r.stderr, try? Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        let once = try await adapt("once.bin", [])
+        let each = try await adapt("each.bin", ["--pairs-per-call", "1"])
+        let all = try await adapt("all.bin", ["--pairs-per-call", "3"])
+        #expect(once.status == 0 && each.status == 0 && all.status == 0, "\(each.stderr)")
+        #expect(each.stderr.contains("learned from 3 pairs") && each.stderr.contains("(3 in all)"), "\(each.stderr)")
+        #expect(all.data == once.data, "calls of all three pairs: the one call")
+        #expect(each.data != once.data, "three calls of one pair: 3 × 2 steps from where the last call left it")
+        let refused = try await adapt("zero.bin", ["--pairs-per-call", "0"])
+        #expect(refused.status != 0 && refused.stderr.contains("--pairs-per-call"), "\(refused.stderr)")
+    }
+
     @Test("a damaged profile, one for another network, a pair without text: a message and exit status 1")
     func refusals() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inkrec-adapt-\(UUID().uuidString)")

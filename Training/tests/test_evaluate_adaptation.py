@@ -6,7 +6,7 @@ import pytest
 import numpy as np
 
 from inkrec_training.data import Item
-from inkrec_training.families.latin.evaluate_adaptation import composed_lines, parse_adapt, score_lines
+from inkrec_training.families.latin.evaluate_adaptation import composed_lines, parse_adapt, score_lines, seeds_summary
 
 
 def test_lines_count_word_edits_and_character_edits():
@@ -75,3 +75,15 @@ def test_composed_lines_are_the_words_in_order_side_by_side_and_the_same_each_ru
     assert all(first[2 * k + 2][:, 0].min() > first[2 * k][:, 0].max() for k in range(3))
     again = composed_lines("x", words)
     assert all(np.array_equal(a, b) for la, lb in zip(lines, again) for a, b in zip(la.strokes, lb.strokes))
+
+
+def test_seeds_summary_gives_each_seeds_words_gained_their_mean_and_spread():
+    def run(changes):  # episodes of 100 words each, changes in word accuracy
+        eps = [{"words": 100, "change": c} for c in changes]
+        return {"per_episode": eps, "wer_relative_change": -sum(changes) / 10, "worse_than_2_points": sum(c < -0.02 for c in changes)}
+    out = seeds_summary({41: run([0.05, -0.03]), 1: run([0.10, 0.01]), 2: run([-0.04, 0.0])})
+    assert out["words_gained"] == {"41": 2, "1": 11, "2": -4}
+    assert out["mean_words_gained"] == pytest.approx(3.0)
+    assert out["spread_words"] == 15
+    assert out["worse_than_2_points"] == {"41": 1, "1": 0, "2": 1}
+    assert out["mean_wer_relative_change"] == pytest.approx((-0.002 - 0.011 + 0.004) / 3)

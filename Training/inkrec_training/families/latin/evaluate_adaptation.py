@@ -228,6 +228,24 @@ def tuning_windows(inkrec: str, model: str, K: int, tmp: str, windows: int = 4) 
             "worst": min(episodes, key=lambda e: e["change"]), "per_episode": episodes}
 
 
+def words_gained(out: dict) -> int:
+    """Words read right with the profiles minus without, summed over a tuning run's episodes."""
+    return round(sum(e["change"] * e["words"] for e in out["per_episode"]))
+
+
+def seeds_summary(runs: dict) -> dict:
+    """The tuning protocol run with several seeds (``--seeds``): each seed's words gained and WER change, their
+    mean and their spread (max − min of words gained). The seed sets each profile's start and the order of its
+    pairs; a setting is better than another on the tuning writers only by more than that spread."""
+    gained = {str(s): words_gained(o) for s, o in runs.items()}
+    changes = {str(s): o["wer_relative_change"] for s, o in runs.items()}
+    return {"seeds": list(gained), "words_gained": gained, "wer_relative_change": changes,
+            "mean_words_gained": sum(gained.values()) / len(gained),
+            "mean_wer_relative_change": sum(changes.values()) / len(changes),
+            "spread_words": max(gained.values()) - min(gained.values()),
+            "worse_than_2_points": {str(s): o["worse_than_2_points"] for s, o in runs.items()}}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
@@ -244,6 +262,11 @@ def main():
                                       "before and right after, and any it broke (Docs/personalization/writer.svg)")
     ap.add_argument("--tuning", type=int, metavar="K",
                     help="only the tuning protocol: the six tuning writers' words in windows of K (tuning_windows)")
+    ap.add_argument("--windows", type=int, default=4,
+                    help="with --tuning: at most this many windows of K words per writer (default 4; the long writers "
+                         "sta:hpb0-etb and sta:hpb0-kaj have 10 at K = 50)")
+    ap.add_argument("--seeds", help="with --tuning: run it with each of these seeds (comma-separated, e.g. 41,1,2) "
+                                    "and give their mean and spread (seeds_summary)")
     args = ap.parse_args()
     global ADAPT, SEED, CHECK_STEPS
     ADAPT = args.adapt
@@ -251,8 +274,19 @@ def main():
     CHECK_STEPS = args.check_steps
     inkrec = args.inkrec or engine.binary()
     tmp = tempfile.mkdtemp(prefix="inkrec-adapt-")
+    if args.tuning and args.seeds:
+        runs = {}
+        for seed in [int(x) for x in args.seeds.split(",")]:
+            SEED = seed
+            runs[seed] = tuning_windows(inkrec, args.model, args.tuning, tmp, args.windows)
+        out = seeds_summary(runs)
+        print(json.dumps(out, indent=1))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"K": args.tuning, **out, "runs": {str(k): v for k, v in runs.items()}}, f, indent=1)
+        return
     if args.tuning:
-        out = tuning_windows(inkrec, args.model, args.tuning, tmp)
+        out = tuning_windows(inkrec, args.model, args.tuning, tmp, args.windows)
         print(json.dumps({k: v for k, v in out.items() if k != "per_episode"}, indent=1))
         if args.json:
             with open(args.json, "w") as f:
