@@ -222,22 +222,19 @@ def tuning_windows(inkrec: str, model: str, K: int, tmp: str, windows: int = 4) 
             episodes.append({"writer": w, "start": start, "words": len(test), "change": (a - b) / len(test)})
             print(f"{w} words {start}…{start + K - 1}: {100 * b / len(test):.1f}% → {100 * a / len(test):.1f}%", file=sys.stderr)
     return {"K": K, "episodes": len(episodes), "base": base_right / words, "adapted": right / words,
+            "words_gained": right - base_right,
             "wer_relative_change": ((words - right) - (words - base_right)) / (words - base_right),
             "better": sum(e["change"] > 0 for e in episodes), "worse": sum(e["change"] < 0 for e in episodes),
             "worse_than_2_points": sum(e["change"] < -0.02 for e in episodes),
             "worst": min(episodes, key=lambda e: e["change"]), "per_episode": episodes}
 
 
-def words_gained(out: dict) -> int:
-    """Words read right with the profiles minus without, summed over a tuning run's episodes."""
-    return round(sum(e["change"] * e["words"] for e in out["per_episode"]))
-
-
 def seeds_summary(runs: dict) -> dict:
-    """The tuning protocol run with several seeds (``--seeds``): each seed's words gained and WER change, their
-    mean and their spread (max − min of words gained). The seed sets each profile's start and the order of its
-    pairs; a setting is better than another on the tuning writers only by more than that spread."""
-    gained = {str(s): words_gained(o) for s, o in runs.items()}
+    """The tuning protocol run with several seeds (``--seeds``): each seed's words gained (``tuning_windows``' words
+    read right with the profiles minus without) and WER change, their mean and their spread (max − min of words
+    gained). The seed sets each profile's start and the order of its pairs; a setting is better than another on the
+    tuning writers only by more than that spread."""
+    gained = {str(s): o["words_gained"] for s, o in runs.items()}
     changes = {str(s): o["wer_relative_change"] for s, o in runs.items()}
     return {"seeds": list(gained), "words_gained": gained, "wer_relative_change": changes,
             "mean_words_gained": sum(gained.values()) / len(gained),
