@@ -51,7 +51,11 @@ def fit_deadline(state: dict, deadline: float, since_start: float, reserve: floa
 def replay(batches: Iterable, uses: int, seed: int, counts: dict, ring_size: int = 96) -> Iterator:
     """The batches of ``batches`` (read in a thread), and while none is ready a recent one again, each used at
     most ``uses`` times. ``counts["fresh"]`` and ``counts["replayed"]`` count what was yielded. With
-    ``uses`` ≤ 1, just ``batches``."""
+    ``uses`` ≤ 1, just ``batches``. Ends when ``batches`` ends and every batch has had its uses.
+
+    Closing the generator (or its end) stops the reading thread and waits for it: a thread left reading
+    (torch code, for one) while the interpreter exits is torn down inside C++ and aborts the process
+    ("terminate called without an active exception"), after training has finished."""
     counts.setdefault("fresh", 0)
     counts.setdefault("replayed", 0)
     if uses <= 1:
@@ -60,27 +64,71 @@ def replay(batches: Iterable, uses: int, seed: int, counts: dict, ring_size: int
             yield b
         return
     fresh: queue.Queue = queue.Queue(maxsize=64)
-    threading.Thread(target=lambda: [fresh.put(b) for b in batches], daemon=True).start()
+    stop = threading.Event()
+    end = object()
+    failed: list = []  # what reading raised, raised again here once the batches before it are used
+
+    def read():
+        try:
+            for b in batches:
+                while not stop.is_set():
+                    try:
+                        fresh.put(b, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+        except BaseException as error:  # noqa: BLE001 (handed to the consuming thread)
+            failed.append(error)
+        finally:
+            while not stop.is_set():
+                try:
+                    fresh.put(end, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
+
+    reader = threading.Thread(target=read, name="replay-reader", daemon=True)
+    reader.start()
     ring: list = []  # [batch, uses]
     rng = random.Random(seed)
-    while True:
-        try:
-            b = fresh.get_nowait()
-        except queue.Empty:
-            ready = [e for e in ring if e[1] < uses]
-            if not ready:
+    ended = False
+    empty = object()
+    try:
+        while True:
+            b = empty
+            if not ended:
+                try:
+                    b = fresh.get_nowait()
+                except queue.Empty:
+                    pass
+            if b is end:
+                ended, b = True, empty
+            if b is empty:
+                ready = [e for e in ring if e[1] < uses]
+                if ready:
+                    e = rng.choice(ready)
+                    e[1] += 1
+                    counts["replayed"] += 1
+                    yield e[0]
+                    continue
+                if ended:
+                    if failed:
+                        raise failed[0]
+                    return
                 b = fresh.get()
-            else:
-                e = rng.choice(ready)
-                e[1] += 1
-                counts["replayed"] += 1
-                yield e[0]
-                continue
-        counts["fresh"] += 1
-        ring.append([b, 1])
-        if len(ring) > ring_size:
-            ring.pop(0)
-        yield b
+                if b is end:
+                    ended = True
+                    continue
+            counts["fresh"] += 1
+            ring.append([b, 1])
+            if len(ring) > ring_size:
+                ring.pop(0)
+            yield b
+    finally:
+        stop.set()
+        reader.join(timeout=120)
 
 
 def save16(folder: Optional[str], ema: Optional[dict], live: Optional[dict], meta: dict, history: Optional[list]) -> None:

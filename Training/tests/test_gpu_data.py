@@ -145,6 +145,44 @@ def test_replay_yields_every_fresh_batch_in_order_and_reuses_each_at_most_as_ask
     assert list(gpu_run.replay(iter(fresh), uses=1, seed=1, counts=counts)) == fresh and counts["fresh"] == 40
 
 
+def test_replay_ends_when_its_batches_end_and_each_has_had_its_uses():
+    counts = {}
+    fresh = [f"b{i}" for i in range(10)]
+    got = list(gpu_run.replay(iter(fresh), uses=3, seed=2, counts=counts))  # ends: no batch waited for forever
+    assert sorted(set(got)) == sorted(fresh) and all(got.count(b) <= 3 for b in fresh)
+    assert counts["fresh"] == 10 and counts["fresh"] + counts["replayed"] == len(got)
+
+
+def test_replay_raises_what_reading_raised_after_the_batches_read_before_it():
+    def failing():
+        yield "a"
+        yield "b"
+        raise ValueError("pack unreadable")
+
+    got = []
+    with pytest.raises(ValueError, match="pack unreadable"):
+        for b in gpu_run.replay(failing(), uses=2, seed=1, counts={}):
+            got.append(b)
+    assert set(got) == {"a", "b"}
+
+
+def test_closing_replay_stops_its_reading_thread():
+    """A reading thread left running (torch code) when the interpreter exits aborts the process: closing the
+    generator, as training does when its budget is spent, must stop and join it."""
+    import itertools
+    import threading
+
+    def readers():
+        return [t for t in threading.enumerate() if t.name == "replay-reader"]
+
+    before = len(readers())
+    batches = gpu_run.replay(itertools.count(), uses=2, seed=1, counts={})  # endless, fills the queue
+    assert [next(batches) for _ in range(5)]
+    assert len(readers()) == before + 1
+    batches.close()
+    assert len(readers()) == before
+
+
 def test_sweep_sizes_are_read_or_refused_by_name():
     import argparse
     from inkrec_training.families.latin import sweep as train_sweep

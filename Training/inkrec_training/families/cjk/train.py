@@ -20,6 +20,7 @@ single characters uniform over the set (greedy top-1) and 300 text lines (greedy
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import multiprocessing as mp
 import os
@@ -323,22 +324,23 @@ def main():
         save16()
 
     losses = []
-    for x, lengths, targets, tlens in trainer.run(
-            gpu_run.replay(batches(), args.replay, args.seed, counts),
-            learning_rate=lambda st: warmup_cosine(args.lr, st, warmup_steps=300, floor=0.03),
-            checkpoint=checkpoint, checkpoint_minutes=args.checkpoint_minutes):
-        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=args.amp):
-            lp, out_len = model(torch.from_numpy(x).to(device, non_blocking=True), torch.from_numpy(lengths))
-        loss = ctc(lp.transpose(0, 1).float(), torch.from_numpy(targets).to(device), out_len, torch.from_numpy(tlens))
-        trainer.step(loss)
-        n = state["step"]
-        losses.append(loss.detach())
-        if n % 50 == 0:
-            mean = torch.stack(losses).float().mean().item()  # one synchronization in 50 steps
-            losses = []
-            print(f"step {n} {state['elapsed'] / 60:.1f}min loss {mean:.3f} lr {trainer.lr:.2e} "
-                  f"batch {len(lengths)} inks; batches fresh {counts['fresh']} replayed {counts['replayed']}",
-                  flush=True)
+    with contextlib.closing(gpu_run.replay(batches(), args.replay, args.seed, counts)) as fed:  # stops its thread
+        for x, lengths, targets, tlens in trainer.run(
+                fed,
+                learning_rate=lambda st: warmup_cosine(args.lr, st, warmup_steps=300, floor=0.03),
+                checkpoint=checkpoint, checkpoint_minutes=args.checkpoint_minutes):
+            with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=args.amp):
+                lp, out_len = model(torch.from_numpy(x).to(device, non_blocking=True), torch.from_numpy(lengths))
+            loss = ctc(lp.transpose(0, 1).float(), torch.from_numpy(targets).to(device), out_len, torch.from_numpy(tlens))
+            trainer.step(loss)
+            n = state["step"]
+            losses.append(loss.detach())
+            if n % 50 == 0:
+                mean = torch.stack(losses).float().mean().item()  # one synchronization in 50 steps
+                losses = []
+                print(f"step {n} {state['elapsed'] / 60:.1f}min loss {mean:.3f} lr {trainer.lr:.2e} "
+                      f"batch {len(lengths)} inks; batches fresh {counts['fresh']} replayed {counts['replayed']}",
+                      flush=True)
     if pool is not None:
         pool.terminate()
     write_history(args.run, state["history"])

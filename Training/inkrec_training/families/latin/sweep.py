@@ -17,6 +17,7 @@ measures what each size adds to the shipped network in the same time.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import time
@@ -107,31 +108,32 @@ def main():
 
     start = time.time()
     last = time.time()
-    for x, lengths, targets, target_lengths in gpu_run.replay(train.batch_source(stream, args.frames, args.workers),
-                                                              args.replay, args.seed, counts):
-        state["elapsed"] = time.time() - start
-        lr = train.learning_rate(args, state)
-        x, targets = x.to(device), targets.to(device)
-        for m in members:
-            for g in m.trainer.opt.param_groups:
-                g["lr"] = lr
-            lp, out_len = m.model(x, lengths)
-            loss = ctc(lp.transpose(0, 1), targets, out_len, target_lengths)
-            m.trainer.step(loss)
-            m.losses.append(loss.detach())
-        state["step"] += 1
-        if state["step"] % 50 == 0:
-            losses = " ".join(f"{m.name} {torch.stack(m.losses).float().mean().item():.3f}" for m in members)
+    with contextlib.closing(gpu_run.replay(train.batch_source(stream, args.frames, args.workers), args.replay,
+                                           args.seed, counts)) as batches:  # closing stops replay's reading thread
+        for x, lengths, targets, target_lengths in batches:
+            state["elapsed"] = time.time() - start
+            lr = train.learning_rate(args, state)
+            x, targets = x.to(device), targets.to(device)
             for m in members:
-                m.losses = []
-            print(f"step {state['step']} {state['elapsed'] / 60:.1f}min lr {lr:.2e} loss {losses}; "
-                  f"batches fresh {counts['fresh']} replayed {counts['replayed']}", flush=True)
-        done = state["elapsed"] >= state["budget"]
-        if done or time.time() - last > args.checkpoint_minutes * 60:
-            checkpoint()
-            last = time.time()
-        if done:
-            break
+                for g in m.trainer.opt.param_groups:
+                    g["lr"] = lr
+                lp, out_len = m.model(x, lengths)
+                loss = ctc(lp.transpose(0, 1), targets, out_len, target_lengths)
+                m.trainer.step(loss)
+                m.losses.append(loss.detach())
+            state["step"] += 1
+            if state["step"] % 50 == 0:
+                losses = " ".join(f"{m.name} {torch.stack(m.losses).float().mean().item():.3f}" for m in members)
+                for m in members:
+                    m.losses = []
+                print(f"step {state['step']} {state['elapsed'] / 60:.1f}min lr {lr:.2e} loss {losses}; "
+                      f"batches fresh {counts['fresh']} replayed {counts['replayed']}", flush=True)
+            done = state["elapsed"] >= state["budget"]
+            if done or time.time() - last > args.checkpoint_minutes * 60:
+                checkpoint()
+                last = time.time()
+            if done:
+                break
 
 
 if __name__ == "__main__":

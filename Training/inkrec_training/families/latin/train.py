@@ -12,6 +12,7 @@ On a lent GPU machine, ``Training/gpu/gpu_once.sh latin SECONDS …`` runs it in
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import time
@@ -382,28 +383,29 @@ def main():
         meta = {"config": model.config(), "state": {k: v for k, v in state.items()}, "charset": args.charset}
         gpu_run.save16(args.out16, ema, model.state_dict(), meta, state["history"])
 
-    batches = gpu_run.replay(batch_source(stream, args.frames, args.workers), args.replay, args.seed, counts)
-    for x, lengths, targets, target_lengths in trainer.run(batches, learning_rate=lambda st: learning_rate(args, st),
-                                                           checkpoint=checkpoint,
-                                                           checkpoint_minutes=args.checkpoint_minutes):
-        x = x.to(device)
-        lp, out_len = model(x, lengths)
-        loss = ctc(lp.transpose(0, 1), targets.to(device), out_len, target_lengths)
-        if teacher is not None:
-            kd = teacher.loss(lp, teacher.log_probs(x, lengths), out_len,
-                              teacher.item_mask(targets, target_lengths))
-            kd_losses.append(kd.detach())
-            loss = loss + args.distil_weight * kd
-        trainer.step(loss)
-        losses.append(loss.detach())
-        if state["step"] % 50 == 0:  # one synchronization with the device in 50 steps
-            mean = torch.stack(losses).float().mean().item()
-            losses = []
-            replayed = f"; batches fresh {counts['fresh']} replayed {counts['replayed']}" if args.replay > 1 else ""
-            distilled = f" (distillation {torch.stack(kd_losses).float().mean().item():.3f})" if kd_losses else ""
-            kd_losses = []
-            print(f"step {state['step']} {state['elapsed'] / 60:.1f}min loss {mean:.3f}{distilled} lr {trainer.lr:.2e}"
-                  f"{replayed}", flush=True)
+    with contextlib.closing(gpu_run.replay(batch_source(stream, args.frames, args.workers), args.replay, args.seed,
+                                           counts)) as batches:  # closing stops replay's reading thread
+        for x, lengths, targets, target_lengths in trainer.run(batches, learning_rate=lambda st: learning_rate(args, st),
+                                                               checkpoint=checkpoint,
+                                                               checkpoint_minutes=args.checkpoint_minutes):
+            x = x.to(device)
+            lp, out_len = model(x, lengths)
+            loss = ctc(lp.transpose(0, 1), targets.to(device), out_len, target_lengths)
+            if teacher is not None:
+                kd = teacher.loss(lp, teacher.log_probs(x, lengths), out_len,
+                                  teacher.item_mask(targets, target_lengths))
+                kd_losses.append(kd.detach())
+                loss = loss + args.distil_weight * kd
+            trainer.step(loss)
+            losses.append(loss.detach())
+            if state["step"] % 50 == 0:  # one synchronization with the device in 50 steps
+                mean = torch.stack(losses).float().mean().item()
+                losses = []
+                replayed = f"; batches fresh {counts['fresh']} replayed {counts['replayed']}" if args.replay > 1 else ""
+                distilled = f" (distillation {torch.stack(kd_losses).float().mean().item():.3f})" if kd_losses else ""
+                kd_losses = []
+                print(f"step {state['step']} {state['elapsed'] / 60:.1f}min loss {mean:.3f}{distilled} lr {trainer.lr:.2e}"
+                      f"{replayed}", flush=True)
     write_history(args.run, state["history"])
 
 if __name__ == "__main__":
