@@ -68,26 +68,25 @@ def replay(batches: Iterable, uses: int, seed: int, counts: dict, ring_size: int
     end = object()
     failed: list = []  # what reading raised, raised again here once the batches before it are used
 
+    def put(item) -> bool:
+        """Queues ``item`` unless the consumer stopped first; whether it did."""
+        while not stop.is_set():
+            try:
+                fresh.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
     def read():
         try:
             for b in batches:
-                while not stop.is_set():
-                    try:
-                        fresh.put(b, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
+                if not put(b):
                     return
         except BaseException as error:  # noqa: BLE001 (handed to the consuming thread)
             failed.append(error)
         finally:
-            while not stop.is_set():
-                try:
-                    fresh.put(end, timeout=0.1)
-                    break
-                except queue.Full:
-                    continue
+            put(end)
 
     reader = threading.Thread(target=read, name="replay-reader", daemon=True)
     reader.start()
