@@ -96,30 +96,27 @@ def replay(batches: Iterable, uses: int, seed: int, counts: dict, ring_size: int
     empty = object()
     try:
         while True:
+            ready = [e for e in ring if e[1] < uses]
             b = empty
             if not ended:
                 try:
                     b = fresh.get_nowait()
                 except queue.Empty:
-                    pass
+                    if not ready:
+                        b = fresh.get()  # nothing to replay: wait for the reader
             if b is end:
-                ended, b = True, empty
+                ended = True
+                continue
             if b is empty:
-                ready = [e for e in ring if e[1] < uses]
-                if ready:
-                    e = rng.choice(ready)
-                    e[1] += 1
-                    counts["replayed"] += 1
-                    yield e[0]
-                    continue
-                if ended:
+                if not ready:  # the reader has ended and every batch has had its uses
                     if failed:
                         raise failed[0]
                     return
-                b = fresh.get()
-                if b is end:
-                    ended = True
-                    continue
+                e = rng.choice(ready)
+                e[1] += 1
+                counts["replayed"] += 1
+                yield e[0]
+                continue
             counts["fresh"] += 1
             ring.append([b, 1])
             if len(ring) > ring_size:
