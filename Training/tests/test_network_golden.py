@@ -68,6 +68,8 @@ def test_shipped_model_golden():
         if int8:
             lp = qnet.log_probs(feats).numpy()
             np.testing.assert_allclose(lp, np.asarray(g8[case["id"]]["logProbs"]), atol=1e-5)
+            from inkrec_training.families.latin.quantize_model import reference_tolerance
+            assert g8[case["id"]]["tolerance"] == reference_tolerance(qnet, g8[case["id"]]["features"])
         else:
             np.testing.assert_allclose(run(model, feats), np.asarray(case["logProbs"]), atol=1e-4)
 
@@ -191,6 +193,7 @@ def test_other_networks_int8_golden():
             lp = qnet.log_probs(feats).numpy()
             assert lp.shape[1] == cfg["network"]["numClasses"]
             np.testing.assert_allclose(lp, np.asarray(cases[case["id"]]["logProbs"]), atol=1e-5)
-            if "tolerance" in cases[case["id"]]:  # the fixtures written since the Devanagari one carry it
-                from inkrec_training.families.latin.quantize_model import reference_tolerance
-                assert cases[case["id"]]["tolerance"] == reference_tolerance(qnet, cases[case["id"]]["features"])
+            # Every case carries the tolerance the Swift test allows it (the five fixtures written before the
+            # Devanagari one had it added on 2026-12-06, after AMD EPYC's OpenBLAS moved ko's apd ink by 0.135).
+            from inkrec_training.families.latin.quantize_model import reference_tolerance
+            assert cases[case["id"]]["tolerance"] == reference_tolerance(qnet, cases[case["id"]]["features"])
