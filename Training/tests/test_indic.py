@@ -1,6 +1,8 @@
-"""Pins Hindi, Bengali and Tamil ink byte for byte: a Hindi network began training on writing/devanagari.py's ink
-before Bengali and Tamil (writing/indic.py) came, and that network ships; the three share writing/indic.py now, and
-nothing one script needs may change another's ink. Then the checks the three scripts share (indic_checks.CASES);
+"""Pins Hindi, Bengali and Tamil ink to a millionth of an em. Byte for byte the pin failed on an AMD EPYC without
+AVX-512 on 2026-12-06 (numpy picks its SIMD paths by processor, and they may differ in the last bit); rounded to 1e-6
+it holds with each of numpy's transcendental functions perturbed by an ulp. A Hindi network began training on
+writing/devanagari.py's ink before Bengali and Tamil (writing/indic.py) came, and that network ships; the three share
+writing/indic.py now, and nothing one script needs may change another's ink. Then the checks the three scripts share (indic_checks.CASES);
 test_devanagari.py, test_bengali.py and test_tamil.py hold each script's own."""
 import hashlib
 import random
@@ -23,13 +25,13 @@ BENGALI = ("না করে এবং ও এই থেকে আর জন্�
 TAMIL = ("ஒரு இந்த மற்றும் என்ற நான் தான் என்று இது அந்த உள்ள என் பல அது வேண்டும் என்பது இருக்கும் இருந்து இல்லை "
          "மக்கள் முதல் என அவர் என்ன சில தமிழ் போது மேலும் இன்று அல்லது அரசு உள்ளது தனது மூலம் ஆனால் போன்ற கொண்டு "
          "வரும் வரை அதன் நாம் இரண்டு எந்த எனக்கு கூட வந்து இந்திய ஆண்டு என்றும் மட்டும் அரசியல்").split()
-# language: (module, script, words, sha256 of their ink, sha256 of covers() on text.words(language, 2000))
+# language: (module, script, words, sha256 of their ink rounded to 1e-6, sha256 of covers() on text.words(language, 2000))
 PINS = {
-    "hi": (devanagari, "Deva", HINDI, "ff745b1bae5a9c3d64a40edc261ba93ac08a94d85eb775e10bfd50bd2d179a7e",
+    "hi": (devanagari, "Deva", HINDI, "0767b1b8a872f7fbd013f8303a19ed0407333ca23edf5ef78c263a7dde4b43bd",
            "84aa01ce0f37f2a71b68583bf70107f6c882bc4d1ad5743c8bce910a7fd38081"),
-    "bn": (bengali, "Beng", BENGALI, "9710852c159937188db4b70ac4f51c0aa958a6148e863f373c366e6b1db87c3c",
+    "bn": (bengali, "Beng", BENGALI, "70b0cdd588c2f5aa2159411440646210992d3ade430948f24402d00411b5e336",
            "795c88d66dfc06a100da55ea7a9e7ea69c0c988820cf70d4b4dfe90b28162fdc"),
-    "ta": (tamil, "Taml", TAMIL, "8dd82684caab649680f66fc272c4f74e4afae038c43aa670e54e8b49eb3f8098",
+    "ta": (tamil, "Taml", TAMIL, "c04e92341c22c8e69688690e9940165daeef88f271ab0545d13de41524ed868f",
            "c47895342aac6d26b9899dc8a73a7ac78bf75a60fdc1f2246ddd19d71e4954bc"),
 }
 
@@ -44,7 +46,7 @@ def test_ink_unchanged(language):
             got = module.write_word(w, rules, writer.heldout_writer(seed), random.Random(seed * 1000 + 7))
             h.update(w.encode())
             for s in got:
-                h.update(np.ascontiguousarray(s, dtype=np.float64).tobytes())
+                h.update(np.ascontiguousarray(np.round(s, 6) + 0.0, dtype=np.float64).tobytes())
     assert len(words) == 50
     assert h.hexdigest() == ink_sha256
 
