@@ -2,8 +2,8 @@
 AVX-512 on 2026-12-06 (numpy picks its SIMD paths by processor, and they may differ in the last bit); rounded to 1e-6
 it holds with each of numpy's transcendental functions perturbed by an ulp. A Hindi network began training on
 writing/devanagari.py's ink before Bengali and Tamil (writing/indic.py) came, and that network ships; the three share
-writing/indic.py now, and nothing one script needs may change another's ink. Then the checks the three scripts share (indic_checks.CASES);
-test_devanagari.py, test_bengali.py and test_tamil.py hold each script's own."""
+writing/indic.py now, and nothing one script needs may change another's ink. Then the checks the three scripts share
+(indic_checks.CASES); test_devanagari.py, test_bengali.py and test_tamil.py hold each script's own."""
 import hashlib
 import random
 import unicodedata
