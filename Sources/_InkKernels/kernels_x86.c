@@ -284,39 +284,39 @@ INK_AVX2_F16C void ink_lstm_step_f16(const uint16_t *packed, int hidden, int wit
     ink_lstm_cell(H, g, h, c, out);
 }
 
-/// R ≤ 4 rows of `ink_f32_gemm_small_avx2`: 16 (then 8, then 1) columns at a time, R × 2 accumulators.
+/// R ≤ 6 rows × 8·V columns of `ink_f32_gemm_small_avx2` at column j: R × V accumulators (R · V ≤ 12 of AVX2's 16
+/// registers; a row alone's 8 take its columns' vectors as memory operands), each term one fused multiply-add in
+/// order of k.
+__attribute__((target("avx2,fma"), always_inline))
+static inline void ink_f32_gemm_block_avx2(const int R, const int V, int j, int k, const float *a, int lda,
+                                           const float *b, int ldb, float *c, int ldc, int accumulate) {
+    __m256 acc[6][8];
+    for (int r = 0; r < R; r++)
+        for (int v = 0; v < V; v++)
+            acc[r][v] = accumulate ? _mm256_loadu_ps(c + r * ldc + j + 8 * v) : _mm256_setzero_ps();
+    for (int p = 0; p < k; p++) {
+        __m256 bv[8];
+        for (int v = 0; v < V; v++) bv[v] = _mm256_loadu_ps(b + p * ldb + j + 8 * v);
+        for (int r = 0; r < R; r++) {
+            const __m256 x = _mm256_broadcast_ss(a + r * lda + p);
+            for (int v = 0; v < V; v++) acc[r][v] = _mm256_fmadd_ps(x, bv[v], acc[r][v]);
+        }
+    }
+    for (int r = 0; r < R; r++)
+        for (int v = 0; v < V; v++) _mm256_storeu_ps(c + r * ldc + j + 8 * v, acc[r][v]);
+}
+
+/// R ≤ 6 rows of `ink_f32_gemm_small_avx2`: 8·V columns at a time (V the most that fits: a row alone 64 columns,
+/// so that 8 independent sums hide the multiply-adds' latency), then 16, then 8, then one.
 __attribute__((target("avx2,fma"), always_inline))
 static inline void ink_f32_gemm_rows_avx2(const int R, int n, int k, const float *a, int lda, const float *b, int ldb,
                                           float *c, int ldc, int accumulate) {
+    const int V = R == 1 ? 8 : R == 2 ? 4 : R == 3 ? 3 : 2;
     int j = 0;
-    for (; j + 16 <= n; j += 16) {
-        __m256 acc[4][2];
-        for (int r = 0; r < R; r++) {
-            acc[r][0] = accumulate ? _mm256_loadu_ps(c + r * ldc + j) : _mm256_setzero_ps();
-            acc[r][1] = accumulate ? _mm256_loadu_ps(c + r * ldc + j + 8) : _mm256_setzero_ps();
-        }
-        for (int p = 0; p < k; p++) {
-            const __m256 b0 = _mm256_loadu_ps(b + p * ldb + j), b1 = _mm256_loadu_ps(b + p * ldb + j + 8);
-            for (int r = 0; r < R; r++) {
-                const __m256 x = _mm256_broadcast_ss(a + r * lda + p);
-                acc[r][0] = _mm256_fmadd_ps(x, b0, acc[r][0]);
-                acc[r][1] = _mm256_fmadd_ps(x, b1, acc[r][1]);
-            }
-        }
-        for (int r = 0; r < R; r++) {
-            _mm256_storeu_ps(c + r * ldc + j, acc[r][0]);
-            _mm256_storeu_ps(c + r * ldc + j + 8, acc[r][1]);
-        }
-    }
-    for (; j + 8 <= n; j += 8) {
-        __m256 acc[4];
-        for (int r = 0; r < R; r++) acc[r] = accumulate ? _mm256_loadu_ps(c + r * ldc + j) : _mm256_setzero_ps();
-        for (int p = 0; p < k; p++) {
-            const __m256 b0 = _mm256_loadu_ps(b + p * ldb + j);
-            for (int r = 0; r < R; r++) acc[r] = _mm256_fmadd_ps(_mm256_broadcast_ss(a + r * lda + p), b0, acc[r]);
-        }
-        for (int r = 0; r < R; r++) _mm256_storeu_ps(c + r * ldc + j, acc[r]);
-    }
+    for (; j + 8 * V <= n; j += 8 * V) ink_f32_gemm_block_avx2(R, V, j, k, a, lda, b, ldb, c, ldc, accumulate);
+    if (V > 2)
+        for (; j + 16 <= n; j += 16) ink_f32_gemm_block_avx2(R, 2, j, k, a, lda, b, ldb, c, ldc, accumulate);
+    for (; j + 8 <= n; j += 8) ink_f32_gemm_block_avx2(R, 1, j, k, a, lda, b, ldb, c, ldc, accumulate);
     for (; j < n; j++) {
         for (int r = 0; r < R; r++) {
             float s = accumulate ? c[r * ldc + j] : 0.0f;
@@ -329,13 +329,21 @@ static inline void ink_f32_gemm_rows_avx2(const int R, int n, int k, const float
 __attribute__((target("avx2,fma")))
 void ink_f32_gemm_small_avx2(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
                              int accumulate) {
+    // Blocks of at most 6 rows, as even as they come (10 rows: 5 and 5), each reading the weight once.
     int i = 0;
-    for (; i + 4 <= m; i += 4) ink_f32_gemm_rows_avx2(4, n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate);
-    switch (m - i) {
-    case 3: ink_f32_gemm_rows_avx2(3, n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate); break;
-    case 2: ink_f32_gemm_rows_avx2(2, n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate); break;
-    case 1: ink_f32_gemm_rows_avx2(1, n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate); break;
-    default: break;
+    while (i < m) {
+        const int left = m - i, blocks = (left + 5) / 6, R = (left + blocks - 1) / blocks;
+        const float *ai = a + i * lda;
+        float *ci = c + i * ldc;
+        switch (R) {
+        case 6: ink_f32_gemm_rows_avx2(6, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 5: ink_f32_gemm_rows_avx2(5, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 4: ink_f32_gemm_rows_avx2(4, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 3: ink_f32_gemm_rows_avx2(3, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 2: ink_f32_gemm_rows_avx2(2, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        default: ink_f32_gemm_rows_avx2(1, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        }
+        i += R;
     }
 }
 #else

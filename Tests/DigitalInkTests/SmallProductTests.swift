@@ -58,5 +58,13 @@ struct SmallProductTests {
     func transposed() {
         let w: [Float] = [1, 2, 3, 4, 5, 6]  // 2 × 3
         #expect(_SmallProduct.transposed(w, rows: 2, columns: 3) == [1, 4, 2, 5, 3, 6])
+        // Shapes across its 16 × 16 tiles (a part tile at either edge, one row, one column) and a recurrent weight's.
+        for (rows, columns) in [(37, 21), (1, 40), (40, 1), (16, 32), (384, 96)] {
+            let m = (0..<(rows * columns)).map { Float($0) }
+            let t = _SmallProduct.transposed(m, rows: rows, columns: columns)
+            #expect(t.count == m.count)
+            #expect((0..<rows).allSatisfy { i in (0..<columns).allSatisfy { j in t[j * rows + i] == m[i * columns + j] } },
+                    "\(rows) × \(columns)")
+        }
     }
 }

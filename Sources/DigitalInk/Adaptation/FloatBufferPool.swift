@@ -11,13 +11,24 @@ final class FloatBufferPool {
 
     /// An array of `count` zeros, in the smallest kept array that holds it, or a new one.
     func zeros(_ count: Int) -> [Float] {
-        var out = empty(reserving: count)
-        out.append(contentsOf: repeatElement(0, count: count))
+        // A kept array keeps its count: the part of it that is wanted is zeroed in place (a `memset`), and only what
+        // it lacks is appended, element by element.
+        var out = taken(reserving: count)
+        if out.count > count { out.removeLast(out.count - count) }
+        out.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        if out.count < count { out.append(contentsOf: repeatElement(0, count: count - out.count)) }
         return out
     }
 
     /// An empty array with room for `count`, from the smallest kept array that holds it, or a new one.
     func empty(reserving count: Int) -> [Float] {
+        var out = taken(reserving: count)
+        out.removeAll(keepingCapacity: true)
+        return out
+    }
+
+    /// The smallest kept array with room for `count` as it was kept, or a new empty one with that room.
+    private func taken(reserving count: Int) -> [Float] {
         var best: Int? = nil
         for i in free.indices where free[i].capacity >= count && (best.map { free[i].capacity < free[$0].capacity } ?? true) { best = i }
         guard let best else {
@@ -26,9 +37,7 @@ final class FloatBufferPool {
             return out
         }
         free.swapAt(best, free.count - 1)
-        var out = free.removeLast()
-        out.removeAll(keepingCapacity: true)
-        return out
+        return free.removeLast()
     }
 
     /// Keeps `array`'s memory for a later ``zeros(_:)``, leaving it empty.

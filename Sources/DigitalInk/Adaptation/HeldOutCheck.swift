@@ -22,8 +22,8 @@ struct HeldOutCheck: Sendable {
     /// The check of a change learned as `training` learns from `start` on `examples` of `model` (`base` its float
     /// network); nil where fewer than ``folds`` examples can be read (restored ones keep no ink).
     func run(start: LSTMAdapter, base: _FloatLSTMNetwork, examples: [LSTMAdapterTraining.Example],
-             training: LSTMAdapterTraining, model: LoadedModel,
-             options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> WriterProfileCheck? {
+             training: LSTMAdapterTraining, model: LoadedModel, options: DigitalInkRecognizerOptions,
+             pool: FloatBufferPool = FloatBufferPool()) throws(DigitalInkError) -> WriterProfileCheck? {
         let usable = examples.filter { !$0.labels.isEmpty && $0.ink != nil && $0.text != nil }
         guard folds >= 2, usable.count >= folds else { return nil }
         var options = options
@@ -35,7 +35,7 @@ struct HeldOutCheck: Sendable {
         for f in 0..<folds {
             let range = (f * usable.count / folds)..<((f + 1) * usable.count / folds)
             let rest = Array(usable[..<range.lowerBound]) + Array(usable[range.upperBound...])
-            let change = fold.fit(start, base: base, to: rest)
+            let change = fold.fit(start, base: base, to: rest, pool: pool)
             let adapted = LinePipeline(model: model, options: options,
                                        adaptation: .network(try WriterProfile.folded(change, into: base, model)))
             for e in usable[range] {

@@ -212,15 +212,17 @@ struct LSTMAdapterTraining: Sendable {
         return (value, grad)
     }
 
-    /// `start` after `steps` Adam steps (β 0.9, 0.999; ε 1e-8; fresh moments) on ``objective(_:base:_:)``.
-    func fit(_ start: LSTMAdapter, base: _FloatLSTMNetwork, to examples: [Example]) -> LSTMAdapter {
+    /// `start` after `steps` Adam steps (β 0.9, 0.999; ε 1e-8; fresh moments) on ``objective(_:base:_:)``. `pool`
+    /// keeps the batches' arrays from step to step; a caller that fits several times (the profile and its check's
+    /// runs) passes one pool to all of them, so that each fit's first step reuses memory too.
+    func fit(_ start: LSTMAdapter, base: _FloatLSTMNetwork, to examples: [Example],
+             pool: FloatBufferPool = FloatBufferPool()) -> LSTMAdapter {
         guard !examples.isEmpty, steps > 0 else { return start }
         var params = Self.flatten(start)
         var m = [Float](repeating: 0, count: params.count), v = m
         var current = start
         var rng = SplitMix64(seed: seed)
         var order: [Int] = []
-        let pool = FloatBufferPool()  // the batches' arrays, reused from step to step
         for step in 1...steps {
             var batch = examples
             if minibatch > 0, minibatch < examples.count {

@@ -222,12 +222,13 @@ public final class WriterProfile: Sendable {
                     let base = try Self.floatNetwork(of: model, fitting: adapter)
                     if self.waits(keeping: kept.network.count, given: pairs.count) { return }
                     let training = self.networkTraining()
-                    let learned = training.fit(adapter, base: base, to: kept.network)
+                    let pool = FloatBufferPool()  // the arrays of every fit of this call: the profile's and its check's
+                    let learned = training.fit(adapter, base: base, to: kept.network, pool: pool)
                     let folded = try Self.folded(learned, into: base, model)
                     // From the pairs on which the profile applies, a check on pairs each change did not learn from.
                     let checked = self.pairsLearned + self.pendingPairs + pairs.count >= self.minimumPairs
                         ? try self.heldOutCheck(rank: adapter.rank, base: base, kept: kept.network, training: training,
-                                                model: model, options: recognizer.options)
+                                                model: model, options: recognizer.options, pool: pool)
                         : nil
                     self.state.withLock { state in
                         state.change = .network(learned)
@@ -312,12 +313,14 @@ public final class WriterProfile: Sendable {
     /// the profile started: a change learned before would already have learned the pairs a run leaves out); nil
     /// where ``checkSteps`` is 0 or too few pairs are kept.
     func heldOutCheck(rank: Int, base: _FloatLSTMNetwork, kept: [LSTMAdapterTraining.Example], training: LSTMAdapterTraining,
-                      model: LoadedModel, options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> WriterProfileCheck? {
+                      model: LoadedModel, options: DigitalInkRecognizerOptions,
+                      pool: FloatBufferPool = FloatBufferPool()) throws(DigitalInkError) -> WriterProfileCheck? {
         var check = HeldOutCheck()
         if let checkSteps { check.steps = checkSteps }
         guard check.steps > 0 else { return nil }
         let start = LSTMAdapter(network: base, rank: rank, seed: seed ?? 41)
-        return try check.run(start: start, base: base, examples: kept, training: training, model: model, options: options)
+        return try check.run(start: start, base: base, examples: kept, training: training, model: model, options: options,
+                             pool: pool)
     }
 
     /// Completion-handler form of ``learn(from:)``. The handler runs on an arbitrary thread.

@@ -207,9 +207,10 @@ void ink_lstm_step_q8_neon(const int8_t *packed, const float *rscale, int hidden
 
 /// `C[m×n] = A[m×k] · B[k×n]` (plus C where `accumulate` is 1), row-major with leading dimensions: for the
 /// products of a few rows that writer adaptation's recurrent steps make (m ≤ 10 running sequences against a
-/// 4H × H weight), where a BLAS spends more time packing the weight than multiplying. R ≤ 4 rows at a time,
-/// 16 columns each, one fused multiply-add per term in order of k. Only after
-/// `ink_kernels_avx2_fma_available()` returned 1.
+/// 4H × H weight), where a BLAS spends more time packing the weight than multiplying. Blocks of R ≤ 6 rows as even
+/// as they come, each reading the weight once, 8·V columns at a time (R · V ≤ 12 accumulators: a row alone 64
+/// columns, so that 8 independent sums hide the multiply-adds' latency); one fused multiply-add per term in order
+/// of k, so that any blocking gives the same bits. Only after `ink_kernels_avx2_fma_available()` returned 1.
 void ink_f32_gemm_small_avx2(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
                              int accumulate);
 
