@@ -158,11 +158,11 @@ struct Int8NetworkGoldenTests {
     /// ink's log-probabilities by a few hundredths: the reference itself moves by up to 0.08 when its features
     /// change by one part in a million (the shared Latin network has many activations near a rounding boundary).
     /// So: most inks within 2e-3 (the same arithmetic), every ink within its case's tolerance (at least 0.1) with the
-    /// same best class in every frame. Each fixture's case carries its own `tolerance` (written by `latin export quantize`: 1.5 times the
-    /// most the reference moves when its features change by one part in a million, at least 0.1): the Devanagari,
-    /// Bengali, Tamil and Thai networks move up to 0.2 so, and the five fixtures written before them had their
-    /// tolerances added on 2026-12-06, when OpenBLAS's kernels on an AMD EPYC moved the Korean network's reading
-    /// of an ink by 0.135 (its tolerance 0.40: the reference moves by 0.27 so).
+    /// same best class in every frame. Each fixture's case carries its own `tolerance` (written by `latin export
+    /// quantize`: 1.5 times the most the reference moves when its features change by one part in a million, at
+    /// least 0.1): the Devanagari, Bengali, Tamil and Thai networks move up to 0.2 so, and the five fixtures written
+    /// before them had their tolerances added on 2026-12-06, when OpenBLAS's kernels on an AMD EPYC moved the Korean
+    /// network's reading of an ink by 0.135 (its tolerance 0.40: the reference moves by 0.27 so).
     /// `model-golden-int8.json` is en-US's network (the shared Latin one); `model-golden-int8-vi.json` the same inks
     /// under the Vietnamese network (`latin export quantize --int8-golden-of Models/vi`); `model-golden-int8-ru.json`
     /// under the Cyrillic network (`--int8-golden-of Models/ru`); `model-golden-int8-el.json` under the Greek one;
