@@ -295,6 +295,13 @@ struct LSTMGradientTests {
         let numeric = (training.objective(up, base: base, examples).value - training.objective(down, base: base, examples).value) / Double(2 * eps)
         #expect(abs(numeric - Double(grad.headBias[1])) <= 0.02 * max(0.02, abs(Double(grad.headBias[1]))), "d[1]: \(numeric) vs \(grad.headBias[1])")
         #expect(compared == 6)
+        // Arrays reused from one pool (learning's steps and its check's runs share one; some are left unzeroed because
+        // they are written in full) give the same objective, bit for bit, after other examples and another change.
+        let pool = FloatBufferPool()
+        _ = training.objective(up, base: base, [examples[1]], pool: pool)
+        _ = training.objective(LSTMAdapter(network: base, rank: 2, seed: 5), base: base, examples.reversed(), pool: pool)
+        let reused = training.objective(adapter, base: base, examples, pool: pool)
+        #expect(reused.gradient == grad && reused.value == training.objective(adapter, base: base, examples).value)
     }
 
     @Test("a fresh adapter leaves the network as it is; Adam steps lower the objective on the examples they learn from")

@@ -20,6 +20,22 @@ final class FloatBufferPool {
         return out
     }
 
+    /// An array of `count` numbers left as a kept array held them (zeros where it is new): for an array its caller
+    /// writes in full before reading any of it, which then needs no `memset`.
+    func unset(_ count: Int) -> [Float] {
+        var out = taken(reserving: count)
+        if out.count > count { out.removeLast(out.count - count) }
+        if out.count < count { out.append(contentsOf: repeatElement(0, count: count - out.count)) }
+        return out
+    }
+
+    /// `values` in a kept array (or a new one).
+    func copy(_ values: [Float]) -> [Float] {
+        var out = empty(reserving: values.count)
+        out.append(contentsOf: values)
+        return out
+    }
+
     /// An empty array with room for `count`, from the smallest kept array that holds it, or a new one.
     func empty(reserving count: Int) -> [Float] {
         var out = taken(reserving: count)

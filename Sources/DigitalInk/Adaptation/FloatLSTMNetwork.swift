@@ -175,7 +175,7 @@ import Foundation
         trace.headInput = x
         trace.sequenceFrames = T
         let F = headInputs, C = classes, rows = T.reduce(0, +)
-        var logits = pool.zeros(rows * C)
+        var logits = pool.unset(rows * C)  // every number written: the bias, then the product added
         for t in 0..<rows { for k in 0..<C { logits[t * C + k] = headBias[k] } }
         x.withUnsafeBufferPointer { xp in
             headWeight.withUnsafeBufferPointer { w in
@@ -226,7 +226,7 @@ import Foundation
     /// (`_sigmoid8`, `_tanh8`: |error| < 1e-6), 8 units at a time.
     static func run(_ d: Direction, input: [Float], frames: [Int], inputSize: Int, hidden H: Int, reverse: Bool, pool: FloatBufferPool) -> DirectionTrace {
         let G = 4 * H, N = frames.reduce(0, +), plan = Schedule(frames), B = frames.count
-        var z = pool.zeros(N * G)  // X W_ihᵀ + b, then the activated gates
+        var z = pool.unset(N * G)  // X W_ihᵀ + b, then the activated gates (every row written: the bias first)
         for t in 0..<N { for k in 0..<G { z[t * G + k] = d.bias[k] } }
         input.withUnsafeBufferPointer { x in
             d.inputWeights.withUnsafeBufferPointer { w in
@@ -236,9 +236,10 @@ import Foundation
                 }
             }
         }
-        var cells = pool.zeros(N * H)
-        var cellTanh = pool.zeros(N * H)
-        var outputs = pool.zeros(N * H)
+        // Every row is written: each step writes each running sequence's row of its frame, and every frame is a step.
+        var cells = pool.unset(N * H)
+        var cellTanh = pool.unset(N * H)
+        var outputs = pool.unset(N * H)
         var zeros = [Float](repeating: 0, count: H)
         var previous = [Float](repeating: 0, count: B * H)  // the running sequences' h of the step before
         var product = [Float](repeating: 0, count: B * G)   // those times W_hhᵀ
@@ -317,7 +318,7 @@ import Foundation
         }, headWeight: [Float](repeating: 0, count: full ? C * F : 0), headBias: [Float](repeating: 0, count: C),
            adapter: adapter?.pairs ?? [])
         // Head: δW = δYᵀ X, δb = Σ_t δY_t, δX = δY W.
-        var dX = pool.zeros(T1 * F)
+        var dX = pool.unset(T1 * F)  // written by the product below (β = 0)
         dY.withUnsafeBufferPointer { dy in
             trace.headInput.withUnsafeBufferPointer { x in
                 if let adapter {
@@ -380,7 +381,7 @@ import Foundation
                          frames: [Int], inputSize: Int, hidden H: Int, reverse: Bool, inputGradient: inout [Float],
                          adapter: inout [LSTMAdapter.Pair]?, pool: FloatBufferPool) -> Direction {
         let G = 4 * H, N = frames.reduce(0, +), plan = Schedule(frames), B = frames.count
-        var dz = pool.zeros(N * G)
+        var dz = pool.unset(N * G)  // every row written: each step writes its running sequences' rows
         var dhRec = [Float](repeating: 0, count: B * H)  // per running sequence: W_hhᵀ δz of the step visited before
         var dcNext = [Float](repeating: 0, count: B * H)  // δc of that step, times its f
         var gathered = [Float](repeating: 0, count: B * G)  // the running sequences' δz of this step
@@ -449,8 +450,10 @@ import Foundation
             }
         }
         // Each row's h of the step before it in the direction's order (zero at a sequence's first step).
-        var hPrevious = pool.zeros(N * H)
-        for (b, n) in frames.enumerated() where n > 1 {
+        var hPrevious = pool.unset(N * H)
+        for (b, n) in frames.enumerated() where n > 0 {
+            let first = plan.rows(b, step: 0, reverse: reverse).row
+            for j in 0..<H { hPrevious[first * H + j] = 0 }
             for s in 1..<n {
                 let (t, prev) = plan.rows(b, step: s, reverse: reverse)
                 for j in 0..<H { hPrevious[t * H + j] = trace.outputs[prev * H + j] }
@@ -505,7 +508,7 @@ import Foundation
         precondition(p.rows == count && delta.count >= n * count && x.count >= n * p.columns)
         let r = p.a.count / p.columns
         var out = p
-        var factor = pool.zeros(n * r)  // δ B, then X Aᵀ (rows × r)
+        var factor = pool.unset(n * r)  // δ B, then X Aᵀ (rows × r), each written by its product (β = 0)
         factor.withUnsafeMutableBufferPointer { f in
             p.b.withUnsafeBufferPointer { b in
                 _BLAS.gemm(transposeA: false, transposeB: false, m: n, n: r, k: count, a: delta.baseAddress!, lda: count,
@@ -597,6 +600,15 @@ extension FloatBufferPool {
         for l in trace.backward.indices { recycle(&trace.backward[l]) }
         recycle(&trace.headInput)
         recycle(&trace.logits)
+    }
+
+    /// Keeps the weights of a network a step of learning made (``LSTMAdapter/applied(to:pool:)``).
+    func recycle(_ n: inout _FloatLSTMNetwork) {
+        for l in n.layers.indices {
+            recycle(&n.layers[l].forward.inputWeights); recycle(&n.layers[l].forward.recurrentWeights)
+            recycle(&n.layers[l].backward.inputWeights); recycle(&n.layers[l].backward.recurrentWeights)
+        }
+        recycle(&n.headWeight)
     }
 
     func recycle(_ d: inout _FloatLSTMNetwork.DirectionTrace) {

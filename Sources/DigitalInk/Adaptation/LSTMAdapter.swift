@@ -103,10 +103,24 @@ struct LSTMAdapter: Sendable, Equatable {
     /// How many numbers the change holds.
     var count: Int { pairs.reduce(headBias.count) { $0 + $1.a.count + $1.b.count } }
 
-    /// `base` with the change: W + B A for every weight, the head's bias + d.
-    func applied(to base: _FloatLSTMNetwork) -> _FloatLSTMNetwork {
+    /// `base` with the change: W + B A for every weight, the head's bias + d. Its weights are in arrays from `pool`
+    /// (a step of learning gives them back to it).
+    func applied(to base: _FloatLSTMNetwork, pool: FloatBufferPool = FloatBufferPool()) -> _FloatLSTMNetwork {
         var n = base
-        func add(_ w: inout [Float], _ p: Pair) { let d = p.product; for i in w.indices { w[i] += d[i] } }
+        // W + B A as one product added to a copy of W (β = 1): each number W + (B A) rounded once, as W + a formed B A.
+        func add(_ w: inout [Float], _ p: Pair) {
+            var out = pool.copy(w)
+            let r = p.a.count / p.columns
+            p.b.withUnsafeBufferPointer { bp in
+                p.a.withUnsafeBufferPointer { ap in
+                    out.withUnsafeMutableBufferPointer { o in
+                        _BLAS.gemm(transposeA: false, transposeB: false, m: p.rows, n: p.columns, k: r, a: bp.baseAddress!, lda: r,
+                                   b: ap.baseAddress!, ldb: p.columns, beta: 1, c: o.baseAddress!, ldc: p.columns)
+                    }
+                }
+            }
+            w = out
+        }
         var k = 0
         for l in n.layers.indices {
             add(&n.layers[l].forward.inputWeights, pairs[k]); add(&n.layers[l].forward.recurrentWeights, pairs[k + 1])
@@ -145,7 +159,8 @@ struct LSTMAdapterTraining: Sendable {
     /// The objective at `adapter` and its gradient, shaped as the adapter (`a`, `b` of each pair, then d).
     func objective(_ adapter: LSTMAdapter, base: _FloatLSTMNetwork, _ examples: [Example],
                    pool: FloatBufferPool = FloatBufferPool()) -> (value: Double, gradient: LSTMAdapter) {
-        let net = adapter.applied(to: base)
+        var net = adapter.applied(to: base, pool: pool)
+        defer { pool.recycle(&net) }
         // One forward and one backward pass of the whole batch, each example's loss weighted by 1 / its text's length.
         let usable = examples.filter { !$0.labels.isEmpty }
         let batch = net.lossAndGradients(batch: usable.map {
