@@ -139,7 +139,7 @@ struct LSTMAdapter: Sendable, Equatable {
 /// one shuffled order drawn from ``seed`` (reshuffled when it runs out), as the prototype's `--minibatch`.
 /// Deterministic. Internal.
 struct LSTMAdapterTraining: Sendable {
-    var steps = 40
+    var steps = 32
     var learningRate: Float = 0.01
     var penalty: Float = 0.1
     /// Examples per step; 0 for all of them.

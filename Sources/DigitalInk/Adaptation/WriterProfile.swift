@@ -173,7 +173,7 @@ public final class WriterProfile: Sendable {
 
     /// Learns from `pairs`, each an ink and the text the writer meant (a reading they kept or corrected): the
     /// pairs join the ones kept from earlier calls (the most recent ``maxKeptPairs``), and the adaptation takes
-    /// 40 Adam steps of 10 pairs each on their CTC loss from where it stands (50 steps on all of them for a profile that
+    /// 32 Adam steps of 10 pairs each on their CTC loss from where it stands (50 steps on all of them for a profile that
     /// changes the output layer alone). Once the profile has ``minimumPairs`` pairs, a change to every weight is also
     /// checked (``check``): five changes, each learned from four fifths of the kept pairs, read the fifth they left
     /// out, and the profile changes readings only where they made fewer word errors than the model alone.
@@ -186,8 +186,9 @@ public final class WriterProfile: Sendable {
     ///   starts.
     /// - Complexity: one network pass per new ink, then for a change to every weight O(steps · examples per step
     ///   · frames · weights) (forward and backward through time; `Benchmarks`, stage `backprop`), for a change to
-    ///   the output layer O(steps · kept frames · rank · (inputs + classes)); the check adds half the steps and two
-    ///   recognitions of each kept pair (learning from 50 words takes about 60% longer; `Benchmarks`, stage `learn`).
+    ///   the output layer O(steps · kept frames · rank · (inputs + classes)); the check adds 20 steps (five runs of 4)
+    ///   and two recognitions of each kept pair (learning from 50 words takes about twice as long; `Benchmarks`, stage
+    ///   `learn`).
     public func learn(from pairs: [(Ink, String)]) async throws {
         guard let recognizer else {
             throw DigitalInkError.invalidOption(name: "writerProfile", reason: "restored without a recognizer: it can be applied but not taught (WriterProfile(data:for:))")
@@ -421,7 +422,8 @@ struct LearningSettings: Sendable {
 }
 
 /// How a ``WriterProfile`` learns a change to every weight: the PyTorch prototype's settings (`loraall`), chosen on
-/// the six tuning writers (`Docs/personalization.md`).
+/// the six tuning writers (`Docs/personalization.md`); 32 steps since 2026-12-06 (40 before: as many words on the
+/// tuning writers within the seeds' spread, in a fifth less time).
 struct NetworkLearningSettings: Sendable {
-    var training = LSTMAdapterTraining(steps: 40, learningRate: 0.01, penalty: 0.1, minibatch: 10)
+    var training = LSTMAdapterTraining(steps: 32, learningRate: 0.01, penalty: 0.1, minibatch: 10)
 }
