@@ -363,3 +363,20 @@ struct LSTMGradientTests {
     }
 }
 
+extension LSTMAdapter.Pair {
+    /// B A (rows × columns), for the tests' measure of a change's size (learning never forms it: it adds B A to a
+    /// copy of W in one product, ``LSTMAdapter/applied(to:pool:)``).
+    var product: [Float] {
+        let r = a.count / columns
+        var out = [Float](repeating: 0, count: rows * columns)
+        b.withUnsafeBufferPointer { bp in
+            a.withUnsafeBufferPointer { ap in
+                out.withUnsafeMutableBufferPointer { o in
+                    _BLAS.gemm(transposeA: false, transposeB: false, m: rows, n: columns, k: r, a: bp.baseAddress!, lda: r,
+                               b: ap.baseAddress!, ldb: columns, beta: 0, c: o.baseAddress!, ldc: columns)
+                }
+            }
+        }
+        return out
+    }
+}

@@ -9,20 +9,18 @@ final class FloatBufferPool {
 
     init(limit: Int = 128) { self.limit = limit }
 
-    /// An array of `count` zeros, in the smallest kept array that holds it, or a new one.
+    /// An array of `count` zeros, in the smallest kept array that holds it, or a new one: ``unset(_:)`` zeroed in
+    /// place (a `memset`).
     func zeros(_ count: Int) -> [Float] {
-        // A kept array keeps its count: the part of it that is wanted is zeroed in place (a `memset`), and only what
-        // it lacks is appended, element by element.
-        var out = taken(reserving: count)
-        if out.count > count { out.removeLast(out.count - count) }
+        var out = unset(count)
         out.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        if out.count < count { out.append(contentsOf: repeatElement(0, count: count - out.count)) }
         return out
     }
 
     /// An array of `count` numbers left as a kept array held them (zeros where it is new): for an array its caller
     /// writes in full before reading any of it, which then needs no `memset`.
     func unset(_ count: Int) -> [Float] {
+        // A kept array keeps its count: it is cut to `count`, and only what it lacks is appended, element by element.
         var out = taken(reserving: count)
         if out.count > count { out.removeLast(out.count - count) }
         if out.count < count { out.append(contentsOf: repeatElement(0, count: count - out.count)) }

@@ -21,21 +21,6 @@ struct LSTMAdapter: Sendable, Equatable {
         let columns: Int
         var a: [Float]
         var b: [Float]
-
-        /// B A (rows × columns).
-        var product: [Float] {
-            let r = a.count / columns
-            var out = [Float](repeating: 0, count: rows * columns)
-            b.withUnsafeBufferPointer { bp in
-                a.withUnsafeBufferPointer { ap in
-                    out.withUnsafeMutableBufferPointer { o in
-                        _BLAS.gemm(transposeA: false, transposeB: false, m: rows, n: columns, k: r, a: bp.baseAddress!, lda: r,
-                                   b: ap.baseAddress!, ldb: columns, beta: 0, c: o.baseAddress!, ldc: columns)
-                    }
-                }
-            }
-            return out
-        }
     }
 
     let rank: Int
