@@ -87,3 +87,48 @@ def test_seeds_summary_gives_each_seeds_words_gained_their_mean_and_spread():
     assert out["spread_words"] == 15
     assert out["worse_than_2_points"] == {"41": 1, "1": 0, "2": 1}
     assert out["mean_wer_relative_change"] == pytest.approx((-0.002 - 0.011 + 0.004) / 3)
+
+
+def _row(words, base, k, suggested=None):
+    """A per-writer row as ``evaluate`` writes it: accuracies without a profile and with each K's."""
+    row = {"words": words, "base": base}
+    for K, acc in zip((10, 20, 50), k):
+        row[f"k{K}"] = acc
+        row[f"suggested{K}"] = suggested
+    return row
+
+
+def test_own_language_summary_leaves_out_the_writers_another_model_was_suggested_for():
+    from inkrec_training.families.latin.evaluate_adaptation import own_language_summary
+    rows = {"a": _row(20, 0.80, (0.80, 0.85, 0.90)),            # 4 errors → 3 → 2
+            "b": _row(30, 0.90, (0.90, 0.90, 0.8666666666666667)),  # 3 → 3 → 4: one word lost at K = 50
+            "de": _row(50, 0.20, (0.20, 0.20, 0.20), suggested="de")}
+    # A suggestion at one K is enough to leave a writer out.
+    rows["x"] = {**_row(10, 0.5, (0.5, 0.5, 0.5)), "suggested20": "fr"}
+    out = own_language_summary(rows)
+    assert out["writers"] == ["a", "b"]
+    assert (out["words"], out["base_word_errors"]) == (50, 7)
+    assert out["k20"]["word_errors"] == 6 and out["k50"]["word_errors"] == 6
+    assert out["k20"]["wer_relative_change"] == pytest.approx(-1 / 7)
+    assert out["k50"]["worst_writer_change"] == pytest.approx(-1 / 30)
+    assert out["k10"]["wer_relative_change"] == 0.0
+
+
+def test_reported_seeds_summary_gives_each_seeds_figures_and_their_range():
+    from inkrec_training.families.latin.evaluate_adaptation import reported_seeds_summary, seeds_table
+
+    def run(k50, worst50, own50, cross):
+        pooled = {f"{n}{K}": {"wer_relative_change": v, "worst_writer_change": 0.0}
+                  for n, K, v in (("k", 50, k50), ("k", 20, -0.05), ("langprof", 50, -0.3), ("langprof", 20, -0.27))}
+        pooled["k50"]["worst_writer_change"] = worst50
+        return {"pooled": pooled, "own_language": {"k50": {"wer_relative_change": own50}, "k20": {"wer_relative_change": -0.1}},
+                "cross_writer": {"mean_change": cross}}
+    out = reported_seeds_summary({41: run(-0.088, -0.013, -0.175, -0.0109), 1: run(-0.102, -1 / 30, -0.201, -0.0158)})
+    assert out["seeds"] == ["41", "1"]
+    assert out["per_seed"]["1"]["worst50"] == pytest.approx(-3.333, abs=1e-3)  # points
+    assert out["range"]["k50"] == [-0.102, -0.088]
+    assert out["range"]["own50"] == [-0.201, -0.175]
+    assert out["range"]["cross_writer"] == pytest.approx([-1.58, -1.09])
+    table = seeds_table(out).splitlines()
+    assert len(table) == 4 and table[2].startswith("| 41 | -8.8% | -5.0% | -30.0% |")
+    assert table[3].endswith("| -3.3 | +0.0 | -1.6 |")

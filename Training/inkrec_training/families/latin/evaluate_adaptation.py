@@ -6,6 +6,7 @@
     python3 -m inkrec_training latin evaluate adaptation --adapt head    # the output layer alone
     python3 -m inkrec_training latin evaluate adaptation --tuning 50     # the tuning writers only, in windows
     python3 -m inkrec_training latin evaluate adaptation --seed 1        # profiles of another seed (inkrec adapt --seed)
+    python3 -m inkrec_training latin evaluate adaptation --seeds 41,1,2  # each seed in turn, then a table of their figures
     python3 -m inkrec_training latin evaluate adaptation --check-steps 0 # profiles without their check (inkrec adapt --check-steps)
 
 Protocol: every held-out UNIPEN writer (``splits.is_validation_writer``) with at least ``--min-words`` (60) English
@@ -20,7 +21,9 @@ profile learned from words. Beside the profile, the other adaptation the
 library has: the K words as a user dictionary (``--vocabulary``, boosted as hints are), alone (``dictK``) and
 with the profile (``bothK``); and the writer's language: where ``inkrec adapt --suggest-language`` names another
 model of the network, the words read through it alone (``langK``), with the profile (``langprofK``) and with the
-profile and the dictionary (``langallK``); elsewhere those are the en-US figures. Six writers (``tuning_writer``: a stable hash) chose the
+profile and the dictionary (``langallK``); elsewhere those are the en-US figures. The profile alone is also pooled over the
+writers of the model's language (``own_language``: those no other model was suggested for at any K), whom the
+language cannot help. Six writers (``tuning_writer``: a stable hash) chose the
 learning settings (``LearningSettings`` in Swift, on a PyTorch prototype) and are left out of every figure;
 ``--tuning K`` measures a change on them alone (``tuning_windows``).
 """
@@ -243,6 +246,62 @@ def seeds_summary(runs: dict) -> dict:
             "worse_than_2_points": {str(s): o["worse_than_2_points"] for s, o in runs.items()}}
 
 
+def own_language_summary(rows: dict, ks=KS) -> dict:
+    """The profile alone, pooled over the writers of the model's own language: those for whom ``inkrec adapt
+    --suggest-language`` named no other model at any K (``suggested{K}`` of ``rows``, the per-writer rows). A writer
+    of another language gains most from being read through that language's model, which the profile alone does not
+    do, so this is the figure a profile is judged by where that does not happen. Word errors counted from each row's
+    accuracy and words; each K's WER change relative to no profile and the worst writer's change in points."""
+    own = [w for w, r in rows.items() if not any(r.get(f"suggested{K}") for K in ks)]
+    errors = lambda key: sum(round((1 - rows[w][key]) * rows[w]["words"]) for w in own)
+    base = errors("base")
+    out = {"writers": own, "words": sum(rows[w]["words"] for w in own), "base_word_errors": base}
+    for K in ks:
+        e = errors(f"k{K}")
+        out[f"k{K}"] = {"word_errors": e, "wer_relative_change": (e - base) / base if base else 0.0,
+                        "worst_writer_change": min((rows[w][f"k{K}"] - rows[w]["base"] for w in own), default=0.0)}
+    return out
+
+
+#: the figures ``reported_seeds_summary`` gives for each seed: (name, what it is)
+SEED_FIGURES = (("k50", "profile, K = 50"), ("k20", "profile, K = 20"),
+                ("langprof50", "language and profile, K = 50"), ("langprof20", "language and profile, K = 20"),
+                ("own50", "writers of the model's language, K = 50"), ("own20", "writers of the model's language, K = 20"),
+                ("worst50", "worst writer, K = 50 (points)"), ("worst20", "worst writer, K = 20 (points)"),
+                ("cross_writer", "cross-writer (points)"))
+
+
+def reported_seeds_summary(outs: dict) -> dict:
+    """The reported protocol run with several seeds (``--seeds`` without ``--tuning``): for each seed, the pooled WER
+    change of the profile and of the language with the profile at K = 50 and 20, the same of the profile for the
+    writers of the model's language (``own_language_summary``), the worst writer's change and the cross-writer cost
+    (both in points of word accuracy); and each figure's lowest and highest over the seeds. The bars of issue 41 hold
+    for a setting only where they hold with every seed."""
+    per = {}
+    for seed, o in outs.items():
+        p, own = o["pooled"], o["own_language"]
+        per[str(seed)] = {"k50": p["k50"]["wer_relative_change"], "k20": p["k20"]["wer_relative_change"],
+                          "langprof50": p["langprof50"]["wer_relative_change"],
+                          "langprof20": p["langprof20"]["wer_relative_change"],
+                          "own50": own["k50"]["wer_relative_change"], "own20": own["k20"]["wer_relative_change"],
+                          "worst50": 100 * p["k50"]["worst_writer_change"], "worst20": 100 * p["k20"]["worst_writer_change"],
+                          "cross_writer": 100 * o["cross_writer"]["mean_change"]}
+    names = [n for n, _ in SEED_FIGURES]
+    return {"seeds": list(per), "per_seed": per,
+            "range": {n: [min(v[n] for v in per.values()), max(v[n] for v in per.values())] for n in names}}
+
+
+def seeds_table(summary: dict) -> str:
+    """``reported_seeds_summary`` as a Markdown table: a row per seed, WER changes in percent, the rest in points."""
+    head = "| seed | " + " | ".join(t for _, t in SEED_FIGURES) + " |"
+    rule = "| --- |" + " ---: |" * len(SEED_FIGURES)
+    rows = []
+    for seed, v in summary["per_seed"].items():
+        cells = [f"{100 * v[n]:+.1f}%" if not n.startswith(("worst", "cross")) else f"{v[n]:+.1f}" for n, _ in SEED_FIGURES]
+        rows.append(f"| {seed} | " + " | ".join(cells) + " |")
+    return "\n".join([head, rule] + rows)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
@@ -262,8 +321,9 @@ def main():
     ap.add_argument("--windows", type=int, default=4,
                     help="with --tuning: at most this many windows of K words per writer (default 4; the long writers "
                          "sta:hpb0-etb and sta:hpb0-kaj have 10 at K = 50)")
-    ap.add_argument("--seeds", help="with --tuning: run it with each of these seeds (comma-separated, e.g. 41,1,2) "
-                                    "and give their mean and spread (seeds_summary)")
+    ap.add_argument("--seeds", help="run the protocol with each of these seeds (comma-separated, e.g. 41,1,2): with "
+                                    "--tuning their mean and spread (seeds_summary), else a table of each seed's "
+                                    "figures (reported_seeds_summary)")
     args = ap.parse_args()
     global ADAPT, SEED, CHECK_STEPS
     ADAPT = args.adapt
@@ -289,16 +349,48 @@ def main():
             with open(args.json, "w") as f:
                 json.dump(out, f, indent=1)
         return
-    line_writers = writers_lines(args.min_lines)
-    print(f"lines: {len(line_writers)} writers, {sum(len(v) - LINE_POOL for v in line_writers.values())} lines read",
-          file=sys.stderr)
-    lines = evaluate_lines(inkrec, args.model, line_writers, tmp)
-    print(json.dumps({"lines": {k: lines[k] for k in ("writers", "pooled")}}, indent=1))
     if args.lines_only:
+        lines = evaluate_lines_of(inkrec, args.model, args.min_lines, tmp)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"model": os.path.relpath(args.model, ROOT), "lines": lines}, f, indent=1)
         return
+    if args.seeds:
+        outs = {}
+        for seed in [int(x) for x in args.seeds.split(",")]:
+            SEED = seed
+            print(f"seed {seed}", file=sys.stderr)
+            outs[seed], _ = evaluate(inkrec, args, tmp)
+            report(outs[seed])
+        summary = reported_seeds_summary(outs)
+        print(seeds_table(summary))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({**summary, "runs": {str(k): v for k, v in outs.items()}}, f, indent=1)
+        return
+    out, changed = evaluate(inkrec, args, tmp)
+    report(out)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+    if args.picture:
+        picture(args.picture, changed)
+
+
+def evaluate_lines_of(inkrec: str, model: str, min_lines: int, tmp: str) -> dict:
+    """``evaluate_lines`` on the held-out writers with at least ``min_lines`` lines; prints its pooled figures."""
+    line_writers = writers_lines(min_lines)
+    print(f"lines: {len(line_writers)} writers, {sum(len(v) - LINE_POOL for v in line_writers.values())} lines read",
+          file=sys.stderr)
+    lines = evaluate_lines(inkrec, model, line_writers, tmp)
+    print(json.dumps({"lines": {k: lines[k] for k in ("writers", "pooled")}}, indent=1))
+    return lines
+
+
+def evaluate(inkrec: str, args, tmp: str) -> tuple[dict, dict]:
+    """The reported protocol (lines, words, composed lines, cross-writer) with the profiles of ``SEED``: its
+    figures, and for each writer the K = 50 profile's changed readings (for ``picture``)."""
+    lines = evaluate_lines_of(inkrec, args.model, args.min_lines, tmp)
     writers = writers_words(args.min_words)
     names = list(writers)
     print(f"{len(names)} writers, {sum(len(v) - POOL for v in writers.values())} words read", file=sys.stderr)
@@ -382,22 +474,28 @@ def main():
     composed_summary = lines_summary(composed, KS)
     for K in KS:
         composed_summary[f"k{K}"]["worst_writer_change"] = max(r[f"k{K}"]["wer"] - r["base"]["wer"] for r in composed_rows.values())
-    out = {"model": os.path.relpath(args.model, ROOT), "adapt": args.adapt or "default", "seed": args.seed, "check_steps": args.check_steps, "writers": len(names), "pooled": summary, "per_writer": rows,
+    out = {"model": os.path.relpath(args.model, ROOT), "adapt": ADAPT or "default", "seed": SEED, "check_steps": CHECK_STEPS, "writers": len(names), "pooled": summary, "per_writer": rows,
            "composed_lines": {"words_per_line": COMPOSED_WORDS, "pooled": composed_summary, "per_writer": composed_rows},
            "cross_writer": {"mean_change": sum(c["change"] for c in cross) / len(cross),
                             "worst_change": min(c["change"] for c in cross), "pairs": cross},
-           "learn_seconds_k50": {"median": sorted(learn_s)[len(learn_s) // 2], "max": max(learn_s)}, "lines": lines}
+           "learn_seconds_k50": {"median": sorted(learn_s)[len(learn_s) // 2], "max": max(learn_s)}, "lines": lines,
+           "own_language": own_language_summary(rows)}
+    return out, changed
+
+
+def report(out: dict) -> None:
+    """Prints the pooled figures of ``evaluate``'s ``out``."""
     print(json.dumps({k: out[k] for k in ("writers", "pooled", "learn_seconds_k50")}, indent=1))
+    composed_summary = out["composed_lines"]["pooled"]
     print("composed lines (profiles learned from words): WER " + f"{100 * composed_summary['base']['wer']:.2f}% → " +
           ", ".join(f"K={K} {100 * composed_summary[f'k{K}']['wer']:.2f}% "
                     f"(worst writer {100 * composed_summary[f'k{K}']['worst_writer_change']:+.1f} pts of WER)" for K in KS))
     print(f"cross-writer: mean {100 * out['cross_writer']['mean_change']:+.2f} pts, worst "
           f"{100 * out['cross_writer']['worst_change']:+.1f}")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
-    if args.picture:
-        picture(args.picture, changed)
+    own = out["own_language"]
+    print(f"writers of the model's language ({len(own['writers'])}, {own['base_word_errors']} word errors without a "
+          "profile): " + ", ".join(f"K={K} {100 * own[f'k{K}']['wer_relative_change']:+.1f}% (worst writer "
+                                   f"{100 * own[f'k{K}']['worst_writer_change']:+.1f} pts)" for K in KS))
 
 
 def picture(path: str, changed: dict) -> None:
