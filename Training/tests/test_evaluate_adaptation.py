@@ -132,3 +132,21 @@ def test_reported_seeds_summary_gives_each_seeds_figures_and_their_range():
     table = seeds_table(out).splitlines()
     assert len(table) == 4 and table[2].startswith("| 41 | -8.8% | -5.0% | -30.0% |")
     assert table[3].endswith("| -3.3 | +0.0 | -1.6 |")
+
+
+def test_seeds_are_comma_separated_integers_each_once():
+    import argparse
+    from inkrec_training.families.latin.evaluate_adaptation import seed_list
+    assert seed_list("41,1,2") == [41, 1, 2]
+    for bad in ("41,,2", "x", "1,1"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            seed_list(bad)
+
+
+@pytest.mark.parametrize("extra", [["--seed", "3"], ["--picture", "p.svg"], ["--lines-only"]])
+def test_seeds_without_tuning_refuse_what_goes_with_one_run(capsys, extra):
+    from inkrec_training.families.latin.evaluate_adaptation import main
+    with pytest.raises(SystemExit) as e:
+        main(["--inkrec", "/nonexistent/inkrec", "--seeds", "41,1", *extra])
+    assert e.value.code == 2
+    assert "--seeds runs the words protocol once per seed" in capsys.readouterr().err

@@ -302,7 +302,18 @@ def seeds_table(summary: dict) -> str:
     return "\n".join([head, rule] + rows)
 
 
-def main():
+def seed_list(text: str) -> list[int]:
+    """``--seeds``: comma-separated integers, at least one, none twice."""
+    try:
+        seeds = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not comma-separated integers: {text!r}") from None
+    if len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"a seed given twice: {text!r}")
+    return seeds
+
+
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
     ap.add_argument("--min-words", type=int, default=60)
@@ -321,10 +332,14 @@ def main():
     ap.add_argument("--windows", type=int, default=4,
                     help="with --tuning: at most this many windows of K words per writer (default 4; the long writers "
                          "sta:hpb0-etb and sta:hpb0-kaj have 10 at K = 50)")
-    ap.add_argument("--seeds", help="run the protocol with each of these seeds (comma-separated, e.g. 41,1,2): with "
+    ap.add_argument("--seeds", type=seed_list, help="run the protocol with each of these seeds (comma-separated, e.g. 41,1,2): with "
                                     "--tuning their mean and spread (seeds_summary), else a table of each seed's "
                                     "figures (reported_seeds_summary)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if args.seeds and not args.tuning:
+        for other in ("seed", "picture", "lines_only"):
+            if getattr(args, other):
+                ap.error(f"--seeds runs the words protocol once per seed; --{other.replace('_', '-')} goes with one run")
     global ADAPT, SEED, CHECK_STEPS
     ADAPT = args.adapt
     SEED = args.seed
@@ -333,7 +348,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="inkrec-adapt-")
     if args.tuning and args.seeds:
         runs = {}
-        for seed in [int(x) for x in args.seeds.split(",")]:
+        for seed in args.seeds:
             SEED = seed
             runs[seed] = tuning_windows(inkrec, args.model, args.tuning, tmp, args.windows)
         out = seeds_summary(runs)
@@ -357,7 +372,7 @@ def main():
         return
     if args.seeds:
         outs = {}
-        for seed in [int(x) for x in args.seeds.split(",")]:
+        for seed in args.seeds:
             SEED = seed
             print(f"seed {seed}", file=sys.stderr)
             outs[seed], _ = evaluate(inkrec, args, tmp)
