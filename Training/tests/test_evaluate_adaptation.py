@@ -150,3 +150,15 @@ def test_seeds_without_tuning_refuse_what_goes_with_one_run(capsys, extra):
         main(["--inkrec", "/nonexistent/inkrec", "--seeds", "41,1", *extra])
     assert e.value.code == 2
     assert "--seeds runs the words protocol once per seed" in capsys.readouterr().err
+
+
+def test_pair_counts_need_20_and_50_and_a_pool_that_holds_them(capsys):
+    import argparse
+    from inkrec_training.families.latin.evaluate_adaptation import k_list, main
+    assert k_list("20,50,100") == (20, 50, 100)
+    for bad in ("10,50", "50,20", "0,20,50", "20,20,50", "a"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            k_list(bad)
+    with pytest.raises(SystemExit):
+        main(["--inkrec", "/nonexistent/inkrec", "--ks", "20,50,100"])  # the default pool is 50
+    assert "--ks 100 is more than --pool 50" in capsys.readouterr().err

@@ -7,12 +7,13 @@
     python3 -m inkrec_training latin evaluate adaptation --tuning 50     # the tuning writers only, in windows
     python3 -m inkrec_training latin evaluate adaptation --seed 1        # profiles of another seed (inkrec adapt --seed)
     python3 -m inkrec_training latin evaluate adaptation --seeds 41,1,2  # each seed in turn, then a table of their figures
+    python3 -m inkrec_training latin evaluate adaptation --pool 100 --ks 20,50,100 --min-words 160  # more pairs
     python3 -m inkrec_training latin evaluate adaptation --check-steps 0 # profiles without their check (inkrec adapt --check-steps)
 
 Protocol: every held-out UNIPEN writer (``splits.is_validation_writer``) with at least ``--min-words`` (60) English
 words, in the data's order (their writing order). A profile learns from the writer's first K words (``inkrec adapt
---minimum-pairs 0``); the words after the first 50 are read with and without it, so every K is scored on the same
-words. Reported: word accuracy and CER pooled over the words and per writer, and the cross-writer cost (each
+--minimum-pairs 0``); the words after the first 50 (``--pool``) are read with and without it, so every K is scored on
+the same words. Reported: word accuracy and CER pooled over the words and per writer, and the cross-writer cost (each
 writer's K = 50 profile applied to the next writer's words). Lines, for the held-out writers with at least
 ``--min-lines`` (40) lines of text: a profile learns from the first K = 5, 10, 20 lines and the lines after the
 20th are read; word error rate (word-level edits) and CER. Composed lines, for every writer: the words read,
@@ -313,7 +314,20 @@ def seed_list(text: str) -> list[int]:
     return seeds
 
 
+def k_list(text: str) -> tuple[int, ...]:
+    """``--ks``: comma-separated pair counts, each at least 1, in increasing order, 20 and 50 among them (the issue's
+    bars; the cross-writer cost and the picture use the K = 50 profile)."""
+    try:
+        ks = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not comma-separated integers: {text!r}") from None
+    if min(ks) < 1 or list(ks) != sorted(set(ks)) or not {20, 50} <= set(ks):
+        raise argparse.ArgumentTypeError(f"need increasing counts of at least 1, 20 and 50 among them: {text!r}")
+    return ks
+
+
 def main(argv=None):
+    global ADAPT, SEED, CHECK_STEPS, POOL, KS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default=os.path.join(ROOT, "Models", "en-US"))
     ap.add_argument("--min-words", type=int, default=60)
@@ -335,12 +349,19 @@ def main(argv=None):
     ap.add_argument("--seeds", type=seed_list, help="run the protocol with each of these seeds (comma-separated, e.g. 41,1,2): with "
                                     "--tuning their mean and spread (seeds_summary), else a table of each seed's "
                                     "figures (reported_seeds_summary)")
+    ap.add_argument("--pool", type=int, default=POOL,
+                    help=f"the first POOL words of each writer may be learned from and the rest are read (default {POOL}; "
+                         "with a larger pool raise --min-words too, e.g. --pool 100 --min-words 160)")
+    ap.add_argument("--ks", type=k_list, default=KS,
+                    help="the pairs each profile learns from, each at most --pool (default 10,20,50; 20 and 50 needed)")
     args = ap.parse_args(argv)
+    if max(args.ks) > args.pool:
+        ap.error(f"--ks {max(args.ks)} is more than --pool {args.pool}: a profile would learn from words it reads")
     if args.seeds and not args.tuning:
         for other in ("seed", "picture", "lines_only"):
             if getattr(args, other):
                 ap.error(f"--seeds runs the words protocol once per seed; --{other.replace('_', '-')} goes with one run")
-    global ADAPT, SEED, CHECK_STEPS
+    POOL, KS = args.pool, args.ks
     ADAPT = args.adapt
     SEED = args.seed
     CHECK_STEPS = args.check_steps
@@ -494,7 +515,7 @@ def evaluate(inkrec: str, args, tmp: str) -> tuple[dict, dict]:
            "cross_writer": {"mean_change": sum(c["change"] for c in cross) / len(cross),
                             "worst_change": min(c["change"] for c in cross), "pairs": cross},
            "learn_seconds_k50": {"median": sorted(learn_s)[len(learn_s) // 2], "max": max(learn_s)}, "lines": lines,
-           "own_language": own_language_summary(rows)}
+           "own_language": own_language_summary(rows, KS), "pool": POOL}
     return out, changed
 
 
