@@ -303,12 +303,17 @@ def seeds_table(summary: dict) -> str:
     return "\n".join([head, rule] + rows)
 
 
-def seed_list(text: str) -> list[int]:
-    """``--seeds``: comma-separated integers, at least one, none twice."""
+def integers(text: str) -> list[int]:
+    """Comma-separated integers (``seed_list``, ``k_list``), or the error argparse prints."""
     try:
-        seeds = [int(x) for x in text.split(",")]
+        return [int(x) for x in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(f"not comma-separated integers: {text!r}") from None
+
+
+def seed_list(text: str) -> list[int]:
+    """``--seeds``: comma-separated integers, at least one, none twice."""
+    seeds = integers(text)
     if len(set(seeds)) != len(seeds):
         raise argparse.ArgumentTypeError(f"a seed given twice: {text!r}")
     return seeds
@@ -317,10 +322,7 @@ def seed_list(text: str) -> list[int]:
 def k_list(text: str) -> tuple[int, ...]:
     """``--ks``: comma-separated pair counts, each at least 1, in increasing order, 20 and 50 among them (the issue's
     bars; the cross-writer cost and the picture use the K = 50 profile)."""
-    try:
-        ks = tuple(int(x) for x in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not comma-separated integers: {text!r}") from None
+    ks = tuple(integers(text))
     if min(ks) < 1 or list(ks) != sorted(set(ks)) or not {20, 50} <= set(ks):
         raise argparse.ArgumentTypeError(f"need increasing counts of at least 1, 20 and 50 among them: {text!r}")
     return ks
