@@ -105,7 +105,7 @@ def test_own_language_summary_leaves_out_the_writers_another_model_was_suggested
             "de": _row(50, 0.20, (0.20, 0.20, 0.20), suggested="de")}
     # A suggestion at one K is enough to leave a writer out.
     rows["x"] = {**_row(10, 0.5, (0.5, 0.5, 0.5)), "suggested20": "fr"}
-    out = own_language_summary(rows)
+    out = own_language_summary(rows, (10, 20, 50))
     assert out["writers"] == ["a", "b"]
     assert (out["words"], out["base_word_errors"]) == (50, 7)
     assert out["k20"]["word_errors"] == 6 and out["k50"]["word_errors"] == 6

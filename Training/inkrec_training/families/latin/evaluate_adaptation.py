@@ -247,12 +247,13 @@ def seeds_summary(runs: dict) -> dict:
             "worse_than_2_points": {str(s): o["worse_than_2_points"] for s, o in runs.items()}}
 
 
-def own_language_summary(rows: dict, ks=KS) -> dict:
+def own_language_summary(rows: dict, ks) -> dict:
     """The profile alone, pooled over the writers of the model's own language: those for whom ``inkrec adapt
     --suggest-language`` named no other model at any K (``suggested{K}`` of ``rows``, the per-writer rows). A writer
     of another language gains most from being read through that language's model, which the profile alone does not
     do, so this is the figure a profile is judged by where that does not happen. Word errors counted from each row's
-    accuracy and words; each K's WER change relative to no profile and the worst writer's change in points."""
+    accuracy and words; each K of ``ks`` (the run's, which ``--ks`` sets) its WER change relative to no profile and
+    the worst writer's change in points."""
     own = [w for w, r in rows.items() if not any(r.get(f"suggested{K}") for K in ks)]
     errors = lambda key: sum(round((1 - rows[w][key]) * rows[w]["words"]) for w in own)
     base = errors("base")
