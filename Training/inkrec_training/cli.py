@@ -74,6 +74,8 @@ TOOLS: dict[str, dict[str, dict[str, Tool]]] = {
             "ensemble": Tool("families.latin.ensemble", "a greedy choice of networks to average, on tuning words"),
             "adaptation": Tool("families.latin.adaptation_prototype",
                                "which part of the network a writer profile adapts (PyTorch, tuning writers)"),
+            "meta-adaptation": Tool("families.latin.adaptation_meta",
+                                    "first-order meta-training of the network for writer profiles (prototype, issue 41)"),
             "decoder-adaptation": Tool("families.latin.decoder_probes",
                                        "a writer's LM weight and a cache LM of their words (probes, issue 41)"),
         },

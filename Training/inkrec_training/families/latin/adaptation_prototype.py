@@ -296,13 +296,19 @@ def adapted_state(model: Adapted) -> dict:
 def export_model(model: Adapted, model_dir: str, out: str, lm_weight: float | None = None) -> str:
     """A copy of ``model_dir`` whose network is ``adapted_state(model)`` in 8 bits (and whose decoder's LM weight is
     ``lm_weight`` when given); its path."""
+    return export_state(adapted_state(model), model_dir, out, lm_weight)
+
+
+def export_state(state: dict, model_dir: str, out: str, lm_weight: float | None = None) -> str:
+    """A copy of ``model_dir`` whose network is the float ``state`` in 8 bits (``quantize.quantize_state``; the
+    config names the copy's own weights file), and whose decoder's LM weight is ``lm_weight`` when given; its path."""
     from safetensors.torch import save_file
     from inkrec_training.quantize import quantize_state
     os.makedirs(out, exist_ok=True)
     for name in os.listdir(model_dir):
         if os.path.isfile(os.path.join(model_dir, name)):
             shutil.copy(os.path.join(model_dir, name), out)
-    save_file(quantize_state(adapted_state(model)), os.path.join(out, "weights.safetensors"))
+    save_file(quantize_state(state), os.path.join(out, "weights.safetensors"))
     with open(os.path.join(out, "config.json"), encoding="utf-8") as f:
         cfg = json.load(f)
     cfg["network"]["weights"] = "weights.safetensors"
