@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Meta-training the Latin network for writer profiles (issue 41): first-order MAML, a PyTorch prototype.
 
-    python3 -m inkrec_training latin tune meta-adaptation --out runs/meta --minutes 60             # meta-training
-    python3 -m inkrec_training latin tune meta-adaptation --out runs/ctl --minutes 60 --inner 0    # its control
+    python3 -m inkrec_training latin tune meta-adaptation --out Training/work/meta --minutes 60             # meta-training
+    python3 -m inkrec_training latin tune meta-adaptation --out Training/work/ctl --minutes 60 --inner 0    # its control
 
 A profile learns a rank-8 change beside every weight of the shipped network from a writer's first words
 (``adaptation_prototype``'s ``loraall``: 32 Adam steps of 10 words, step 0.01, penalty 0.1). Meta-training asks of the
