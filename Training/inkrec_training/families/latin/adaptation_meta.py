@@ -61,16 +61,13 @@ def meta_loss(net, support, query, inner: int, base: float, seed: int) -> tuple[
     """The outer loss of one task, ready for ``backward`` into ``net``'s parameters, and its two parts' values (the
     query's loss at W, at W + ΔW). ``support`` and ``query`` are ``adaptation_prototype.Batch``-like (x, lengths,
     targets, target_lengths, other_targets). ``net`` is left in eval mode with every parameter requiring grad."""
-    params = list(net.parameters())
-    for p in params:
-        p.requires_grad_(False)
-    model = proto.Adapted(net, "loraall")
+    model = proto.Adapted(net, "loraall")  # freezes the network's own parameters while the change learns
     if inner > 0:
         _, lr, weight, minibatch = INNER
         proto.learn(model, support, inner, lr, weight, minibatch=minibatch, seed=seed)
-    for p in model.parameters():
+    for p in model.parameters():  # the change is held fixed; only the network's parameters take the outer gradient
         p.requires_grad_(False)
-    for p in params:
+    for p in net.parameters():
         p.requires_grad_(True)
     net.eval()
     others = getattr(query, "other_targets", None)
