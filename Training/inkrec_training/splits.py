@@ -11,9 +11,10 @@ the network or the decoder saw:
 """
 from __future__ import annotations
 
+import collections
 import hashlib
 import random
-from typing import Sequence, TypeVar
+from typing import Callable, Iterable, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -40,6 +41,17 @@ def split(items: Sequence[T]) -> tuple[list[T], list[T]]:
     train = [it for it in items if not is_validation_writer(it.writer)]
     val = [it for it in items if is_validation_writer(it.writer)]
     return train, val
+
+
+def by_writer(items: Iterable[T], keep: Callable[[str], bool] = lambda writer: True, minimum: int = 0
+              ) -> "collections.OrderedDict[str, list[T]]":
+    """The items of each writer that ``keep`` accepts, in the order given (writers in the order of their first item,
+    each writer's items in writing order), only the writers with at least ``minimum`` items."""
+    by: collections.OrderedDict[str, list[T]] = collections.OrderedDict()
+    for it in items:
+        if keep(it.writer):
+            by.setdefault(it.writer, []).append(it)
+    return collections.OrderedDict((w, v) for w, v in by.items() if len(v) >= minimum)
 
 
 def held_out_word_slices(words: Sequence[T], reported: int = REPORTED_WORDS, tuning: int = TUNING_WORDS

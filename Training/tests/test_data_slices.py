@@ -38,3 +38,14 @@ def test_train_monitors_neither_reported_nor_tuning_words():
     # and tuning slices together there is nothing to watch rather than a reported word.
     _, _, monitoring = splits.held_out_word_slices(items(2500))
     assert monitoring == []
+
+
+def test_by_writer_keeps_writing_order_the_writers_kept_and_the_minimum():
+    words = [data.Item(id=f"w{i}", writer=w, label="x", strokes=[], kind="words")
+             for i, w in enumerate("abacbaddba")]
+    by = splits.by_writer(words)
+    assert list(by) == ["a", "b", "c", "d"]  # writers in the order of their first item
+    assert [it.id for it in by["a"]] == ["w0", "w2", "w5", "w9"]  # each writer's items in writing order
+    assert list(splits.by_writer(words, minimum=3)) == ["a", "b"]  # a: 4 items, b: 3, d: 2, c: 1
+    assert list(splits.by_writer(words, lambda w: w != "a", minimum=2)) == ["b", "d"]
+    assert splits.by_writer(words, minimum=5) == {}

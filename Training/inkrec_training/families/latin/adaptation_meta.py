@@ -22,7 +22,6 @@ read by ``latin tune adaptation --model DIR --engine`` and ``latin evaluate adap
 from __future__ import annotations
 
 import argparse
-import collections
 import os
 import random
 import time
@@ -41,11 +40,7 @@ INNER = (32, 0.01, 0.1, 10)  # the profile's recipe: steps, step size, penalty, 
 def training_writers(items, min_words: int = 60) -> dict:
     """The items of each writer held in training (``splits.is_validation_writer`` false) with at least ``min_words``
     of them, in the order given (writing order)."""
-    by: dict = collections.OrderedDict()
-    for it in items:
-        if not splits.is_validation_writer(it.writer):
-            by.setdefault(it.writer, []).append(it)
-    return {w: v for w, v in by.items() if len(v) >= min_words}
+    return splits.by_writer(items, lambda w: not splits.is_validation_writer(w), min_words)
 
 
 def draw_task(rng: random.Random, items: list, query: int = QUERY) -> tuple[list, list]:

@@ -32,7 +32,6 @@ better / worse, and the learning time per writer.
 from __future__ import annotations
 
 import argparse
-import collections
 import dataclasses
 import os
 import random
@@ -59,11 +58,8 @@ POOL = 50
 def tuning_writers(min_words: int = 60, reported: bool = False) -> dict:
     """The six tuning writers; with ``reported``, instead the 20 writers the evaluation reports (to measure settings
     already chosen, never to choose them)."""
-    by = collections.OrderedDict()
-    for it in data.load("words"):
-        if splits.is_validation_writer(it.writer) and tuning_writer(it.writer) != reported:
-            by.setdefault(it.writer, []).append(it)
-    return {w: items for w, items in by.items() if len(items) >= min_words}
+    return splits.by_writer(data.load("words"), lambda w: splits.is_validation_writer(w) and tuning_writer(w) != reported,
+                            min_words)
 
 
 class Batch:

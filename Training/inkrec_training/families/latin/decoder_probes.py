@@ -199,13 +199,8 @@ def language(model: str) -> None:
         cfg = json.load(f)
     own, labels = cfg["identifier"], set(cfg["labels"])
     print(f"{len(lms)} models on {os.path.relpath(own_weights, ROOT)}", flush=True)
-    by = collections.OrderedDict()  # every held-out writer with at least 60 words, tuning ones too (text only)
-    for it in data.load("words"):
-        if splits.is_validation_writer(it.writer):
-            by.setdefault(it.writer, []).append(it)
-    for w, items in by.items():
-        if len(items) < 60:
-            continue
+    # Every held-out writer with at least 60 words, tuning ones too (text only).
+    for w, items in splits.by_writer(data.load("words"), splits.is_validation_writer, 60).items():
         tuning = tuning_writer(w)
         for K in (10, 20, 50):
             words = [it.label for it in items[:K]]

@@ -62,11 +62,7 @@ def tuning_writer(writer: str) -> bool:
 def held_out_writers(kind: str, minimum: int) -> dict:
     """Held-out writers with at least ``minimum`` items of UNIPEN's ``kind`` (in the data's order), the tuning
     writers left out."""
-    by = collections.OrderedDict()
-    for it in data.load(kind):
-        if splits.is_validation_writer(it.writer):
-            by.setdefault(it.writer, []).append(it)
-    return {w: items for w, items in by.items() if len(items) >= minimum and not tuning_writer(w)}
+    return splits.by_writer(data.load(kind), lambda w: splits.is_validation_writer(w) and not tuning_writer(w), minimum)
 
 
 def writers_words(min_words: int) -> dict:
@@ -207,15 +203,10 @@ def tuning_windows(inkrec: str, model: str, K: int, tmp: str, windows: int = 4) 
     the first, at most ``windows``), a profile learned from each window and the writer's other words read with and
     without it. More episodes than one window per writer: pooled WER change, how many episodes got better and worse,
     the worst one."""
-    writers = {}
-    for it in data.load("words"):
-        if splits.is_validation_writer(it.writer) and tuning_writer(it.writer):
-            writers.setdefault(it.writer, []).append(it)
+    writers = splits.by_writer(data.load("words"), lambda w: splits.is_validation_writer(w) and tuning_writer(w), 60)
     base_right = right = words = 0
     episodes = []
     for w, items in writers.items():
-        if len(items) < 60:
-            continue
         for start in list(range(0, len(items) - K - 9, K))[:windows]:
             test = items[:start] + items[start + K:]
             prof = os.path.join(tmp, "tuning.bin")
