@@ -44,7 +44,7 @@ struct Adapt: AsyncParsableCommand {
             })
     var adapt: _WriterProfileKind?
 
-    @Option(name: .long, help: "Adam steps of this learning (default: 32 for every weight, 50 for the output layer): fewer learn faster and change less.")
+    @Option(name: .long, help: "Adam steps of this learning (default: 28 for every weight, 50 for the output layer): fewer learn faster and change less.")
     var steps: Int?
 
     @Option(name: .long, help: ArgumentHelp("The seed of a new profile's change to every weight (its start and the order of its steps' pairs; default 41): for measuring how much a figure owes to one seed.", visibility: .hidden))

@@ -3,6 +3,7 @@
 // ONNX Runtime and PyTorch.
 //
 //     inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE] [--check-steps N]
+//                          [--steps N]
 //                          [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop|learn] INK_FILE...
 //
 // INK_FILE: .json / .inkml (one ink) or .jsonl (one ink a line). Features are computed with the
@@ -15,7 +16,8 @@
 // the warm-up runs the files are in the page cache.
 // --stage learn times a writer profile learning from every labelled ink of the files at once (`WriterProfile.learn`,
 // a fresh profile each round, the model loaded before): issue 41's "learning from 50 words under 2 s on one core".
-// Its check (`WriterProfileCheck`) runs as in an app; --check-steps N sets its steps (0: no check).
+// Its check (`WriterProfileCheck`) runs as in an app; --check-steps N sets its steps (0: no check), --steps N the
+// profile's own (default: the library's).
 @_spi(Engine) import BenchmarkSupport
 @_spi(Engine) import DigitalInk
 import Foundation
@@ -36,6 +38,7 @@ var warmup = 3
 var dumpPath: String?
 var profilePath: String?
 var checkSteps: Int?
+var steps: Int?
 var stage = "forward"
 var files: [URL] = []
 var args = CommandLine.arguments.dropFirst()
@@ -56,8 +59,9 @@ while let a = args.popFirst() {
     case "--stage": stage = value(of: "--stage")
     case "--profile": profilePath = value(of: "--profile")
     case "--check-steps": checkSteps = number(of: "--check-steps")
+    case "--steps": steps = number(of: "--steps")
     case "-h", "--help":
-        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE] [--check-steps N] [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop|learn] INK_FILE...")
+        print("usage: inkrec-bench-forward [--model DIR] [--repeats N] [--warmup N] [--dump FILE] [--profile FILE] [--check-steps N] [--steps N] [--stage forward|features|decode|decode-lm|recognize|layout|page|load|backprop|learn] INK_FILE...")
         exit(0)
     default: files.append(URL(fileURLWithPath: a))
     }
@@ -133,7 +137,7 @@ if stage == "learn" {
     do {
         try await recognizer.load()
         for round in 0..<(warmup + repeats) {
-            let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, checkSteps: checkSteps)
+            let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: steps, checkSteps: checkSteps)
             let start = learnClock.now
             try await profile.learn(from: pairs)
             let d = learnClock.now - start
@@ -144,6 +148,7 @@ if stage == "learn" {
     let report: [String: Any] = [
         "engine": "DigitalInk WriterProfile", "blas": BLASInfo.description, "model": modelDir.path, "repeats": repeats,
         "warmup": warmup, "stage": stage, "checkSteps": checkSteps.map { $0 as Any } ?? "default",
+        "steps": steps.map { $0 as Any } ?? "default",
         "inks": [["id": "learn from \(pairs.count) pairs", "pairs": pairs.count, "profile_bytes": bytes, "median_us": percentile(times, 50),
                   "p90_us": percentile(times, 90), "min_us": times.min() ?? 0, "times_us": times] as [String: Any]],
     ]

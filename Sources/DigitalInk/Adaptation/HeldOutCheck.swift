@@ -15,9 +15,9 @@ import Foundation
 struct HeldOutCheck: Sendable {
     /// Runs of the kept pairs, each read by a change learned from the others.
     var folds = 5
-    /// Adam steps of each run's change (the profile's own take 32): 4, chosen on the tuning writers from 2, 4 and 10
-    /// (`Docs/personalization.md`); the check then costs about as much as learning itself (0.86 s of 1.78 s for
-    /// the longest words measured, "32 steps instead of 40").
+    /// Adam steps of each run's change (the profile's own take 28): 4, chosen on the tuning writers from 2, 3, 4 and
+    /// 10 (`Docs/personalization.md`); the check then costs about as much as learning itself (0.86 s of 1.78 s for
+    /// the longest words measured with 32, "32 steps instead of 40").
     var steps = 4
 
     /// The check of a change learned as `training` learns from `start` on `examples` of `model` (`base` its float

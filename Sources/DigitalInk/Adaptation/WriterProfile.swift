@@ -173,7 +173,7 @@ public final class WriterProfile: Sendable {
 
     /// Learns from `pairs`, each an ink and the text the writer meant (a reading they kept or corrected): the
     /// pairs join the ones kept from earlier calls (the most recent ``maxKeptPairs``), and the adaptation takes
-    /// 32 Adam steps of 10 pairs each on their CTC loss from where it stands (50 steps on all of them for a profile that
+    /// 28 Adam steps of 10 pairs each on their CTC loss from where it stands (50 steps on all of them for a profile that
     /// changes the output layer alone). Once the profile has ``minimumPairs`` pairs, a change to every weight is also
     /// checked (``check``): five changes, each learned from four fifths of the kept pairs, read the fifth they left
     /// out, and the profile changes readings only where they made fewer word errors than the model alone.
@@ -423,7 +423,8 @@ struct LearningSettings: Sendable {
 
 /// How a ``WriterProfile`` learns a change to every weight: the PyTorch prototype's settings (`loraall`), chosen on
 /// the six tuning writers (`Docs/personalization.md`); 32 steps since 2026-12-06 (40 before: as many words on the
-/// tuning writers within the seeds' spread, in a fifth less time).
+/// tuning writers within the seeds' spread, in a fifth less time), 28 since 2026-12-07 (as many words again, and
+/// the longest words learned under 2 s on a slower VM, "28 steps instead of 32").
 struct NetworkLearningSettings: Sendable {
-    var training = LSTMAdapterTraining(steps: 32, learningRate: 0.01, penalty: 0.1, minibatch: 10)
+    var training = LSTMAdapterTraining(steps: 28, learningRate: 0.01, penalty: 0.1, minibatch: 10)
 }
