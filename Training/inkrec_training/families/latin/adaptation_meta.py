@@ -5,7 +5,8 @@
     python3 -m inkrec_training latin tune meta-adaptation --out Training/work/ctl --minutes 60 --inner 0    # its control
 
 A profile learns a rank-8 change beside every weight of the shipped network from a writer's first words
-(``adaptation_prototype``'s ``loraall``: 32 Adam steps of 10 words, step 0.01, penalty 0.1). Meta-training asks of the
+(``adaptation_prototype``'s ``loraall``: 28 Adam steps of 10 words, step 0.01, penalty 0.1; the runs of 2026-12-07 in
+``Docs/personalization.md`` took 32, ``--inner 32``). Meta-training asks of the
 network not that it read every writer well but that it read a writer well *after* that adaptation (MetaHTR, Bhunia et
 al. 2021, did so for offline lines). Each outer step takes one UNIPEN training writer (never a validation writer, so
 neither the tuning nor the reported writers of ``evaluate_adaptation``), K = 20 or 50 of their words in writing order
@@ -34,7 +35,7 @@ from inkrec_training.paths import ROOT
 
 QUERY = 20
 SUPPORT = (20, 50)
-INNER = (32, 0.01, 0.1, 10)  # the profile's recipe: steps, step size, penalty, words per step
+INNER = (28, 0.01, 0.1, 10)  # the profile's recipe: steps, step size, penalty, words per step (32 until 2026-12-07)
 
 
 def training_writers(items, min_words: int = 60) -> dict:
