@@ -28,6 +28,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -92,10 +93,11 @@ def write(driver, pad, strokes):
 def check_directions(driver):
     """Every candidate's text is an element with dir="auto"; a Hebrew or Arabic text put in the list
     is laid out right to left, a Latin one left to right."""
-    shown = driver.find_elements(By.CSS_SELECTOR, "#candidates li")
-    texts = driver.find_elements(By.CSS_SELECTOR, "#candidates li > .text")
-    if not texts or len(texts) != len(shown) or any(t.get_attribute("dir") != "auto" for t in texts):
-        raise SystemExit(f"FAILED: {len(shown)} candidates, {len(texts)} texts, dir {[t.get_attribute('dir') for t in texts]}; "
+    shown, dirs = driver.execute_script("""
+        return [document.querySelectorAll("#candidates li").length,
+                Array.from(document.querySelectorAll("#candidates li > .text")).map(e => e.getAttribute("dir"))];""")
+    if not dirs or len(dirs) != shown or any(d != "auto" for d in dirs):
+        raise SystemExit(f"FAILED: {shown} candidates, {len(dirs)} texts, dir {dirs}; "
                          "expected each candidate's text in an element with dir=\"auto\"")
     samples = ["\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd", "\u0645\u0631\u062d\u0628\u0627", "hello"]
     directions = driver.execute_script("""
@@ -121,12 +123,24 @@ def main():
     try:
         driver = browser()
         driver.get(base + "/")
-        WebDriverWait(driver, 20).until(lambda d: any(o.get_attribute("value") == "en-US" and o.is_enabled()
-                                                       for o in d.find_elements(By.CSS_SELECTOR, "#language option")))
+        # The page replaces the language list's options when /v1/models answers: asked element by
+        # element, an option found before that could be gone when read (a stale element). One script
+        # reads the list at one moment instead.
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script(
+            "return Array.from(document.querySelectorAll('#language option'))"
+            ".some(o => o.value === 'en-US' && !o.disabled);"))
         pad = driver.find_element(By.ID, "pad")
         write(driver, pad, strokes)
-        first = WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#candidates li"))[0]
-        text = first.find_element(By.CSS_SELECTOR, ".text").text.strip()
+        # The list is rebuilt on each answer (an answer to the ink so far may come before the last
+        # stroke's), so its first text is read in the page in one step, until it is "hello" or 20 s pass.
+        def first_text(d):
+            return (d.execute_script("const t = document.querySelector('#candidates li > .text');"
+                                     "return t ? t.textContent : '';") or "").strip()
+        try:
+            WebDriverWait(driver, 20).until(lambda d: first_text(d) == "hello")
+        except TimeoutException:
+            pass
+        text = first_text(driver)
         points = driver.execute_script("return JSON.parse(document.getElementById('json').value).strokes.map(s => s.points.length)")
         print(f"page: {len(points)} strokes, {sum(points)} points written; first candidate {text!r}")
         if args.screenshot:
