@@ -124,7 +124,7 @@ struct LSTMAdapter: Sendable, Equatable {
 /// one shuffled order drawn from ``seed`` (reshuffled when it runs out), as the prototype's `--minibatch`.
 /// Deterministic. Internal.
 struct LSTMAdapterTraining: Sendable {
-    var steps = 28
+    var steps = NetworkLearningSettings.steps
     var learningRate: Float = 0.01
     var penalty: Float = 0.1
     /// Examples per step; 0 for all of them.

@@ -426,5 +426,7 @@ struct LearningSettings: Sendable {
 /// tuning writers within the seeds' spread, in a fifth less time), 28 since 2026-12-07 (as many words again, and
 /// the longest words learned under 2 s on a slower VM, "28 steps instead of 32").
 struct NetworkLearningSettings: Sendable {
-    var training = LSTMAdapterTraining(steps: 28, learningRate: 0.01, penalty: 0.1, minibatch: 10)
+    /// Adam steps per `learn` call: 28, also ``LSTMAdapterTraining``'s default (written once, here).
+    static let steps = 28
+    var training = LSTMAdapterTraining(steps: Self.steps, learningRate: 0.01, penalty: 0.1, minibatch: 10)
 }
