@@ -41,6 +41,30 @@ struct LinePipelineTests {
         #expect(ViewReader(model: model, options: StageFixture.options { $0.decoder.viewWeight = 0 }) == nil)
     }
 
+    @Test("with a writer's adaptation the stretches are the adapted network's, and the shipped network reads the ink as written on request")
+    func viewsWithAdaptation() throws {
+        let ink = try sample("hello.json").ink
+        let options = StageFixture.options()
+        let (H, C) = (model.network.headInputs, model.network.configuration.numClasses)
+        let d = (0..<C).map { Float($0 % 3) - 1 }  // a change to the output that every frame shows
+        let change = WriterAdaptation.head(HeadAdapter(rank: 1, inputs: H, classes: C, a: [Float](repeating: 0, count: H),
+                                                       b: [Float](repeating: 0, count: C), d: d))
+        let reader = try #require(ViewReader(model: model, options: options, adaptation: change))
+        let stretches = try #require(model.configuration.viewRescoring(options: options)).stretches
+        let outputs = try reader.outputs(ink, writingArea: nil)
+        #expect(outputs.count == stretches.count)
+        let shipped = try NetworkReader(model: model).read(ink, writingArea: nil, origins: false).0
+        let adapted = NetworkReader(model: model, adaptation: change)
+        #expect(try reader.baseOutput(ink, writingArea: nil) == shipped)
+        #expect(try adapted.read(ink, writingArea: nil, origins: false).0 != shipped)
+        for (output, factor) in zip(outputs, stretches) {
+            #expect(output == (try adapted.read(ViewReader.stretched(ink, by: factor), writingArea: nil, origins: false)).0)
+        }
+        let plain = try #require(ViewReader(model: model, options: options))
+        #expect(plain.base == nil)
+        #expect(try plain.baseOutput(ink, writingArea: nil) == nil)
+    }
+
     @Test("recognize runs the line pipeline: the same candidates, scores and segments", arguments: ["hello.json", "line.json"])
     func recognize(_ name: String) async throws {
         let ink = try sample(name).ink

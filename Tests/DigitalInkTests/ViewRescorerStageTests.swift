@@ -55,6 +55,27 @@ struct ViewRescorerStageTests {
         #expect(got.map(\.text) == ["e", "a"])
     }
 
+    @Test("a writer's adaptation: the shipped network's reading joins the views only under its margin, first")
+    func shippedNetwork() throws {
+        let margin = ViewRescorer.shippedNetworkMargin
+        for lead in [margin / 2, (margin + 5) / 2] {
+            var reads = 0, baseReads = 0
+            let views = InkViews(reading: { () throws(DigitalInkError) in reads += 1; return [view] },
+                                 base: { () throws(DigitalInkError) in baseReads += 1; return original })
+            let before = ranked(lead: lead)
+            let got = try rescorer(margin: 5).rescored(before, output: original, views: views, options: StageFixture.options()) { _ in
+                Issue.record("a view's beam ran without a view beam width"); return []
+            }
+            #expect(reads == 1)
+            let joins = lead < margin
+            #expect(baseReads == (joins ? 1 : 0))
+            let moves = ViewRescorer.adjustments(before.map(\.symbols), original: original,
+                                                 views: joins ? [original, view] : [view], weight: 1)
+            let want = Dictionary(uniqueKeysWithValues: zip(before, moves).map { ($0.text, $0.score + $1) })
+            for h in got { #expect(abs(h.score - want[h.text]!) < 1e-6, "lead \(lead): \(h.text)") }
+        }
+    }
+
     @Test("a view beam's options: the narrower width, no threshold; without a view beam width, the options as they are")
     func viewBeamOptions() {
         let options = StageFixture.options { $0.decoder.beamWidth = 8; $0.decoder.beamThreshold = 5 }

@@ -124,7 +124,9 @@ extension DigitalInkRecognizer {
                 let candidates: [DigitalInkRecognitionCandidate] = output.network.rows == 0 ? [] : try await pool.runCancellable {
                     () throws(DigitalInkError) -> [DigitalInkRecognitionCandidate] in
                     // Segments in the page's stroke indices (the coordinates are the page's already).
-                    try LinePipeline(model: model, options: options).candidates(for: output.network, origins: output.origins, views: InkViews(outputs: output.views),
+                    try LinePipeline(model: model, options: options).candidates(for: output.network, origins: output.origins, views: InkViews(outputs: output.views, base: { () throws(DigitalInkError) in
+                        try ViewReader(model: model, options: options, adaptation: adaptation)?.baseOutput(lineInk, writingArea: nil)
+                    }),
                                             eitherOf: contexts, ink: lineInk).map { c in
                         var c = c
                         c.segments = c.segments?.mappingStrokes(strokeIndices)

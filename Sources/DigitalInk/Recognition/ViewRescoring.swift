@@ -25,6 +25,11 @@ extension ModelConfiguration {
     /// With a ``beamWidth``, each view's own beam search proposes candidates too (the original's beam
     /// may have lost a reading that a stretched copy finds).
     ///
+    /// With a writer profile (``DigitalInkRecognizerOptions/writerProfile``) the stretched views are
+    /// read through the writer's network, and where its best candidates are closer than 2 (natural-log
+    /// units) the model's own network reads the ink as written for one view more: such a close call is
+    /// judged by both networks (`ViewRescorer.shippedNetworkMargin`).
+    ///
     /// ```json
     /// "viewRescoring": {"stretches": [0.88, 1.12], "weight": 1.0, "candidates": 10, "margin": 5, "beamWidth": 16}
     /// ```

@@ -17,10 +17,10 @@ struct LinePipeline: Sendable {
     func recognize(_ ink: Ink, context: RecognitionContext) throws(DigitalInkError) -> DigitalInkRecognitionResult {
         let (output, origins) = try reader.read(ink, writingArea: context.writingArea)
         let viewReader = ViewReader(model: model, options: options, adaptation: adaptation)
-        let views = InkViews { () throws(DigitalInkError) in
+        let views = InkViews(reading: { () throws(DigitalInkError) in
             guard let viewReader else { return [] }
             return try viewReader.outputs(ink, writingArea: context.writingArea)
-        }
+        }, base: { () throws(DigitalInkError) in try viewReader?.baseOutput(ink, writingArea: context.writingArea) })
         return DigitalInkRecognitionResult(candidates: try candidates(for: output, origins: origins, views: views,
                                                                       eitherOf: [(context, 1)], ink: ink))
     }

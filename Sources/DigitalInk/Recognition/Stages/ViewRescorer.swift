@@ -8,6 +8,13 @@ struct ViewRescorer: Sendable {
     let configuration: ModelConfiguration
     let symbolOfCharacter: [Character: Int]
 
+    /// With a writer's adaptation, the lead (natural-log units) under which the model's own network's reading
+    /// of the ink as written joins the views, first (``InkViews/base()``, read only then): its likelihood of each
+    /// rescored candidate joins the mean that moves the candidate's score, and its own beam proposes readings
+    /// too. 2: on the six tuning writers as many words as with it on every rescored ink (5), for 30% of its
+    /// extra time (`Docs/personalization.md`, "The shipped network as one more view").
+    static let shippedNetworkMargin: Float = 2
+
     /// The options of a view's own beam search: `options` with the view rescoring's beam width, where
     /// that is narrower than the decoder's, and no beam threshold, so that the beam is that wide on every
     /// frame (the threshold is off with a vocabulary: with it, a vocabulary that matches nothing would
@@ -25,9 +32,10 @@ struct ViewRescorer: Sendable {
     /// the views are not read. `beam` is a view's own beam search (``viewBeamOptions(_:)``).
     func rescored(_ ranked: [TextHypothesis], output: FeatureMatrix, views: InkViews, options: DigitalInkRecognizerOptions,
                   beam: (FeatureMatrix) -> [TextHypothesis]) throws(DigitalInkError) -> [TextHypothesis] {
-        guard let rescoring = configuration.viewRescoring(options: options),
-              rescoring.rescores(lead: ranked.count > 1 ? ranked[0].score - ranked[1].score : .infinity) else { return ranked }
-        let outputs = try views.outputs()
+        let lead = ranked.count > 1 ? ranked[0].score - ranked[1].score : .infinity
+        guard let rescoring = configuration.viewRescoring(options: options), rescoring.rescores(lead: lead) else { return ranked }
+        var outputs = try views.outputs()
+        if lead < Self.shippedNetworkMargin, let base = try views.base() { outputs.insert(base, at: 0) }
         guard !outputs.isEmpty else { return ranked }
         return rescored(ranked, output: output, views: outputs, rescoring: rescoring, options: options, beam: beam)
     }
