@@ -26,7 +26,7 @@ extension ModelConfiguration {
     /// may have lost a reading that a stretched copy finds).
     ///
     /// With a writer profile (``DigitalInkRecognizerOptions/writerProfile``) the stretched views are
-    /// read through the writer's network, and where its best candidates are closer than 2 (natural-log
+    /// read through the writer's network, and where its best candidates are closer than 1 (natural-log
     /// units) the model's own network reads the ink as written for one view more: such a close call is
     /// judged by both networks (`ViewRescorer.shippedNetworkMargin`).
     ///

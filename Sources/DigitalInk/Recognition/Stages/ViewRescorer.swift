@@ -11,9 +11,10 @@ struct ViewRescorer: Sendable {
     /// With a writer's adaptation, the lead (natural-log units) under which the model's own network's reading
     /// of the ink as written joins the views, first (``InkViews/base()``, read only then): its likelihood of each
     /// rescored candidate joins the mean that moves the candidate's score, and its own beam proposes readings
-    /// too. 2: on the six tuning writers as many words as with it on every rescored ink (5), for 30% of its
-    /// extra time (`Docs/personalization.md`, "The shipped network as one more view").
-    static let shippedNetworkMargin: Float = 2
+    /// too. 1: on the six tuning writers as many words as 2 and as on every rescored ink (5), with half the votes
+    /// of 2; 0.5 read fewer (`Docs/personalization.md`, "The shipped network as one more view" and "Half the
+    /// shipped network's votes").
+    static let shippedNetworkMargin: Float = 1
 
     /// The options of a view's own beam search: `options` with the view rescoring's beam width, where
     /// that is narrower than the decoder's, and no beam threshold, so that the beam is that wide on every
