@@ -45,6 +45,47 @@ void ink_gemm_pack_b(const float *b, int k, int n, float *packed) {
             for (int i = 0; i < 32; i++) packed[o++] = p + i < n ? b[(long)r * n + p + i] : 0.0f;
 }
 
+void ink_gemm_pack_b_strided(const float *b, int ldb, int transposed, int k, int n, float *packed) {
+    for (int p = 0; p < n; p += 32) {
+        float *panel = packed + (long)p * k;  // k × 32
+        const int w = n - p < 32 ? n - p : 32;
+        if (!transposed) {
+            for (int r = 0; r < k; r++) {
+                const float *row = b + (long)r * ldb + p;
+                float *o = panel + (long)r * 32;
+                for (int i = 0; i < w; i++) o[i] = row[i];
+                for (int i = w; i < 32; i++) o[i] = 0.0f;
+            }
+            continue;
+        }
+        // B stored n × k: the panel's column i is row p + i of B, read in runs of 16 along k.
+        for (int r0 = 0; r0 < k; r0 += 16) {
+            const int r1 = k - r0 < 16 ? k : r0 + 16;
+            for (int i = 0; i < 32; i++) {
+                if (i >= w) {
+                    for (int r = r0; r < r1; r++) panel[(long)r * 32 + i] = 0.0f;
+                    continue;
+                }
+                const float *col = b + (long)(p + i) * ldb;
+                for (int r = r0; r < r1; r++) panel[(long)r * 32 + i] = col[r];
+            }
+        }
+    }
+}
+
+void ink_transpose_f32(const float *a, int rows, int columns, int lda, float *out) {
+    for (int r0 = 0; r0 < rows; r0 += 16) {
+        const int r1 = rows - r0 < 16 ? rows : r0 + 16;
+        for (int c0 = 0; c0 < columns; c0 += 16) {
+            const int c1 = columns - c0 < 16 ? columns : c0 + 16;
+            for (int r = r0; r < r1; r++) {
+                const float *src = a + (long)r * lda;
+                for (int c = c0; c < c1; c++) out[(long)c * rows + r] = src[c];
+            }
+        }
+    }
+}
+
 /// IEEE binary16 bits of `f`, rounded to nearest even (portable: no F16C needed at load time).
 static uint16_t ink_half_bits(float f) {
     uint32_t x;

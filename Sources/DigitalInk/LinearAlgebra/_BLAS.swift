@@ -3,6 +3,7 @@ import Accelerate
 #else
 import _CBLAS
 #endif
+import _InkKernels
 
 /// The small linear-algebra layer the network needs, over CBLAS (OpenBLAS on Linux, Accelerate on
 /// Apple platforms). Row-major throughout.
@@ -24,6 +25,10 @@ enum _BLAS {
                      beta: Float,
                      c: UnsafeMutablePointer<Float>, ldc: Int) {
         guard m > 0, n > 0 else { return }
+        if ownProducts {
+            return ownGemm(transposeA: false, transposeB: false, m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb,
+                           beta: beta, c: c, ldc: ldc)
+        }
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k),
                     1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
     }
@@ -35,8 +40,89 @@ enum _BLAS {
                      a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
                      beta: Float, c: UnsafeMutablePointer<Float>, ldc: Int) {
         guard m > 0, n > 0 else { return }
+        if ownProducts {
+            return ownGemm(transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, a: a, lda: lda, b: b,
+                           ldb: ldb, beta: beta, c: c, ldc: ldc)
+        }
         cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
                     Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+    }
+
+    /// The kernels OpenBLAS's run-time dispatch chose for this processor (nil with another BLAS).
+    static var blasCore: String? {
+        #if canImport(Accelerate)
+        return nil
+        #else
+        return openblas_get_corename().map { String(cString: $0) }
+        #endif
+    }
+
+    /// OpenBLAS kernels older than AVX2, what its dispatch falls back to on a processor it does not know (Debian's
+    /// 0.3.21 runs "Prescott" on an Intel Xeon of family 6, model 207; `Docs/personalization.md`, "Half the shipped
+    /// network's votes").
+    static let preAVX2Cores: Set<String> = ["prescott", "core2", "penryn", "dunnington", "nehalem", "atom", "katmai",
+                                            "coppermine", "northwood", "banias", "barcelona", "opteron", "opteron_sse3",
+                                            "bobcat", "sandybridge"]
+
+    /// Whether ``gemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:)`` runs the library's own AVX-512 product
+    /// (``ownGemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:)``) instead of the BLAS: where the processor has
+    /// AVX-512 and the BLAS chose kernels without AVX2 for it. Learning a writer profile from 50 words there took 2–2.5
+    /// times as long through the BLAS.
+    static let ownProducts: Bool = {
+        guard hasAVX512, let core = blasCore else { return false }
+        return preAVX2Cores.contains(core.lowercased())
+    }()
+
+    /// Whether the processor can run ``ownGemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:)``.
+    static var hasAVX512: Bool { ink_kernels_avx512_available() != 0 }
+
+    /// `C[m×n] = op(A) · op(B) + beta · C` by the library's AVX-512 kernel (`ink_gemm_packed_avx512`): op(B) packed
+    /// into column panels, op(A) copied row-major where it is stored transposed (or, where that is the larger of the two
+    /// and n < m, Cᵀ = op(B)ᵀ · A), C scaled by `beta` first. Only where ``hasAVX512``. The same products as the BLAS's up to the order of the sums.
+    static func ownGemm(transposeA: Bool, transposeB: Bool, m: Int, n: Int, k: Int,
+                        a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
+                        beta: Float, c: UnsafeMutablePointer<Float>, ldc: Int) {
+        guard m > 0, n > 0 else { return }
+        if beta == 0 {
+            for i in 0..<m { (c + i * ldc).update(repeating: 0, count: n) }
+        } else if beta != 1 {
+            for i in 0..<m { for j in 0..<n { c[i * ldc + j] *= beta } }
+        }
+        guard k > 0 else { return }
+        if transposeA && n < m {
+            // Cᵀ = op(B)ᵀ · A instead: A, stored k × m, is packed as it is stored, and only op(B)ᵀ (n × k, fewer
+            // floats than A) is moved, where B is not already stored that way.
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: Int(ink_gemm_packed_count(Int32(k), Int32(m)))) { packed in
+                ink_gemm_pack_b_strided(a, Int32(lda), 0, Int32(k), Int32(m), packed.baseAddress!)
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: n * m + (transposeB ? 0 : n * k)) { scratch in
+                    let t = scratch.baseAddress!, bt = t + n * m
+                    t.update(repeating: 0, count: n * m)
+                    if transposeB {
+                        ink_gemm_packed_avx512(Int32(n), Int32(m), Int32(k), b, Int32(ldb), packed.baseAddress!, nil, t, Int32(m))
+                    } else {
+                        ink_transpose_f32(b, Int32(k), Int32(n), Int32(ldb), bt)
+                        ink_gemm_packed_avx512(Int32(n), Int32(m), Int32(k), bt, Int32(k), packed.baseAddress!, nil, t, Int32(m))
+                    }
+                    for j in 0..<n {
+                        let row = t + j * m
+                        for i in 0..<m { c[i * ldc + j] += row[i] }
+                    }
+                }
+            }
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: Int(ink_gemm_packed_count(Int32(k), Int32(n)))) { packed in
+            let p = packed.baseAddress!
+            ink_gemm_pack_b_strided(b, Int32(ldb), transposeB ? 1 : 0, Int32(k), Int32(n), p)
+            guard transposeA else {
+                ink_gemm_packed_avx512(Int32(m), Int32(n), Int32(k), a, Int32(lda), p, nil, c, Int32(ldc))
+                return
+            }
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: m * k) { rows in
+                ink_transpose_f32(a, Int32(k), Int32(m), Int32(lda), rows.baseAddress!)
+                ink_gemm_packed_avx512(Int32(m), Int32(n), Int32(k), rows.baseAddress!, Int32(k), p, nil, c, Int32(ldc))
+            }
+        }
     }
 
     /// `y[n] += A[m×n]ᵀ · x[m]` for `A` stored row-major m × n (PyTorch's layout of a weight read backwards).

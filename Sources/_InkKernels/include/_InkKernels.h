@@ -35,6 +35,14 @@ long ink_gemm_packed_count(int k, int n);
 /// each panel row after row (k × 32 contiguous floats), the last one padded with zeros. Portable C.
 void ink_gemm_pack_b(const float *b, int k, int n, float *packed);
 
+/// `ink_gemm_pack_b` of op(B), k × n: B stored k × n with leading dimension `ldb`, or, when `transposed` is 1, stored
+/// n × k (its transpose) with leading dimension `ldb`. The same `ink_gemm_packed_count(k, n)` floats. Portable C.
+void ink_gemm_pack_b_strided(const float *b, int ldb, int transposed, int k, int n, float *packed);
+
+/// `out` (columns × rows, row-major) = the transpose of `a` (rows × columns, leading dimension `lda`), in blocks of
+/// 16 × 16. Portable C.
+void ink_transpose_f32(const float *a, int rows, int columns, int lda, float *out);
+
 /// C[m × n] = bias + A[m × k] · B (every row gets `bias`, n floats), or C += A · B when `bias` is NULL;
 /// B packed by `ink_gemm_pack_b` (the LSTM's input projection, with its weights packed once at load
 /// time; BLAS repacks them on every call). Rows of A and C have leading dimensions `lda` and `ldc`.
