@@ -38,12 +38,7 @@ long ink_lstm_packed_count(int hidden) { return 4L * hidden * hidden; }
 
 long ink_gemm_packed_count(int k, int n) { return (long)k * ((n + 31) / 32 * 32); }
 
-void ink_gemm_pack_b(const float *b, int k, int n, float *packed) {
-    long o = 0;
-    for (int p = 0; p < n; p += 32)
-        for (int r = 0; r < k; r++)
-            for (int i = 0; i < 32; i++) packed[o++] = p + i < n ? b[(long)r * n + p + i] : 0.0f;
-}
+void ink_gemm_pack_b(const float *b, int k, int n, float *packed) { ink_gemm_pack_b_strided(b, n, 0, k, n, packed); }
 
 void ink_gemm_pack_b_strided(const float *b, int ldb, int transposed, int k, int n, float *packed) {
     for (int p = 0; p < n; p += 32) {

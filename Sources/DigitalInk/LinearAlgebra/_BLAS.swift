@@ -24,13 +24,7 @@ enum _BLAS {
                      b: UnsafePointer<Float>, ldb: Int,
                      beta: Float,
                      c: UnsafeMutablePointer<Float>, ldc: Int) {
-        guard m > 0, n > 0 else { return }
-        if ownProducts {
-            return ownGemm(transposeA: false, transposeB: false, m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb,
-                           beta: beta, c: c, ldc: ldc)
-        }
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k),
-                    1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+        gemm(transposeA: false, transposeB: false, m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, beta: beta, c: c, ldc: ldc)
     }
 
     /// `C[m×n] = op(A) · op(B) + beta · C`, op a transpose where asked: `A` is stored m × k (k × m transposed),
