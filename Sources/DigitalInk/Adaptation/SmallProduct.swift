@@ -20,20 +20,15 @@ enum _SmallProduct {
         }
     }
 
-    /// `w` (rows × columns, row-major) transposed: columns × rows. In tiles of 16 × 16, so that the rows written
-    /// stay in the cache while a tile's columns are read (the forward pass transposes each recurrent weight at
-    /// every step of learning).
+    /// `w` (rows × columns, row-major) transposed: columns × rows, by `ink_transpose_f32` (tiles of 16 × 16, so that
+    /// the rows written stay in the cache while a tile's columns are read; the forward pass transposes each recurrent
+    /// weight at every step of learning).
     static func transposed(_ w: [Float], rows: Int, columns: Int) -> [Float] {
         precondition(w.count == rows * columns)
-        let tile = 16
         return [Float](unsafeUninitializedCapacity: w.count) { dst, initialized in
             w.withUnsafeBufferPointer { src in
-                for i0 in stride(from: 0, to: rows, by: tile) {
-                    for j0 in stride(from: 0, to: columns, by: tile) {
-                        for i in i0..<min(i0 + tile, rows) {
-                            for j in j0..<min(j0 + tile, columns) { dst[j * rows + i] = src[i * columns + j] }
-                        }
-                    }
+                if let from = src.baseAddress, let to = dst.baseAddress {
+                    ink_transpose_f32(from, Int32(rows), Int32(columns), Int32(columns), to)
                 }
             }
             initialized = w.count
