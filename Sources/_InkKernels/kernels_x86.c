@@ -382,6 +382,76 @@ void ink_f32_gemm_small_avx2(int m, int n, int k, const float *a, int lda, const
         i += R;
     }
 }
+
+/// R ≤ 12 rows × 16·V columns of `ink_f32_gemm_small_avx512` at column j, the last vector's lanes those of `last`
+/// (all 16 but in a tail): R × V accumulators (R · V ≤ 24 of AVX-512's 32 registers; V ≤ 8), each term one fused
+/// multiply-add in order of k, as `ink_f32_gemm_block_avx2`.
+__attribute__((target("avx512f"), always_inline))
+static inline void ink_f32_gemm_block_avx512(const int R, const int V, int j, int k, const float *a, int lda,
+                                             const float *b, int ldb, float *c, int ldc, int accumulate, __mmask16 last) {
+    __m512 acc[12][8];
+    for (int r = 0; r < R; r++)
+        for (int v = 0; v < V; v++) {
+            const __mmask16 lanes = v == V - 1 ? last : (__mmask16)0xFFFF;
+            acc[r][v] = accumulate ? _mm512_maskz_loadu_ps(lanes, c + r * ldc + j + 16 * v) : _mm512_setzero_ps();
+        }
+    for (int p = 0; p < k; p++) {
+        __m512 bv[8];
+        for (int v = 0; v < V; v++)
+            bv[v] = _mm512_maskz_loadu_ps(v == V - 1 ? last : (__mmask16)0xFFFF, b + p * ldb + j + 16 * v);
+        for (int r = 0; r < R; r++) {
+            const __m512 x = _mm512_set1_ps(a[r * lda + p]);
+            for (int v = 0; v < V; v++) acc[r][v] = _mm512_fmadd_ps(x, bv[v], acc[r][v]);
+        }
+    }
+    for (int r = 0; r < R; r++)
+        for (int v = 0; v < V; v++)
+            _mm512_mask_storeu_ps(c + r * ldc + j + 16 * v, v == V - 1 ? last : (__mmask16)0xFFFF, acc[r][v]);
+}
+
+/// R ≤ 12 rows of `ink_f32_gemm_small_avx512`: 64 columns at a time where R ≤ 6 (4 vectors; with R = 1, 8
+/// independent sums of 16: 128 columns), then 32, then 16, then the last 1–15 in one masked vector.
+__attribute__((target("avx512f"), always_inline))
+static inline void ink_f32_gemm_rows_avx512(const int R, int n, int k, const float *a, int lda, const float *b, int ldb,
+                                            float *c, int ldc, int accumulate) {
+    const __mmask16 all = (__mmask16)0xFFFF;
+    int j = 0;
+    if (R == 1)
+        for (; j + 128 <= n; j += 128) ink_f32_gemm_block_avx512(1, 8, j, k, a, lda, b, ldb, c, ldc, accumulate, all);
+    if (R <= 6)
+        for (; j + 64 <= n; j += 64) ink_f32_gemm_block_avx512(R, 4, j, k, a, lda, b, ldb, c, ldc, accumulate, all);
+    for (; j + 32 <= n; j += 32) ink_f32_gemm_block_avx512(R, 2, j, k, a, lda, b, ldb, c, ldc, accumulate, all);
+    for (; j + 16 <= n; j += 16) ink_f32_gemm_block_avx512(R, 1, j, k, a, lda, b, ldb, c, ldc, accumulate, all);
+    if (j < n) ink_f32_gemm_block_avx512(R, 1, j, k, a, lda, b, ldb, c, ldc, accumulate, ink_lanes(n - j));
+}
+
+__attribute__((target("avx512f")))
+void ink_f32_gemm_small_avx512(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
+                               int accumulate) {
+    // Blocks of at most 12 rows, as even as they come, each reading the weight once: a step's 10 running sequences
+    // read it once, not twice as in blocks of 6 (about 15% less time for 10 × 384 × 96 on an Intel Xeon of 2026).
+    int i = 0;
+    while (i < m) {
+        const int left = m - i, blocks = (left + 11) / 12, R = (left + blocks - 1) / blocks;
+        const float *ai = a + i * lda;
+        float *ci = c + i * ldc;
+        switch (R) {
+        case 12: ink_f32_gemm_rows_avx512(12, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 11: ink_f32_gemm_rows_avx512(11, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 10: ink_f32_gemm_rows_avx512(10, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 9: ink_f32_gemm_rows_avx512(9, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 8: ink_f32_gemm_rows_avx512(8, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 7: ink_f32_gemm_rows_avx512(7, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 6: ink_f32_gemm_rows_avx512(6, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 5: ink_f32_gemm_rows_avx512(5, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 4: ink_f32_gemm_rows_avx512(4, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 3: ink_f32_gemm_rows_avx512(3, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        case 2: ink_f32_gemm_rows_avx512(2, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        default: ink_f32_gemm_rows_avx512(1, n, k, ai, lda, b, ldb, ci, ldc, accumulate); break;
+        }
+        i += R;
+    }
+}
 #else
 void ink_lstm_step(const float *packed, int hidden, int with_recurrent, float *g, float *h, float *c, float *out) {
     // Never called: ink_kernels_avx2_fma_available() is 0 here.
@@ -407,6 +477,12 @@ void ink_gemm_packed_avx512(int m, int n, int k, const float *a, int lda, const 
 void ink_f32_gemm_small_avx2(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
                              int accumulate) {
     // Never called: ink_kernels_avx2_fma_available() is 0 here.
+    (void)m; (void)n; (void)k; (void)a; (void)lda; (void)b; (void)ldb; (void)c; (void)ldc; (void)accumulate;
+}
+
+void ink_f32_gemm_small_avx512(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
+                               int accumulate) {
+    // Never called: ink_kernels_avx512_available() is 0 here.
     (void)m; (void)n; (void)k; (void)a; (void)lda; (void)b; (void)ldb; (void)c; (void)ldc; (void)accumulate;
 }
 #endif

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import DigitalInk
 
-@Suite("The small products of adaptation's recurrent steps: the AVX2 kernel and the BLAS give C = A·B (+ C)")
+@Suite("The small products of adaptation's recurrent steps: the AVX-512 and AVX2 kernels and the BLAS give C = A·B (+ C)")
 struct SmallProductTests {
     /// C = A·B (+ C) written out in Double.
     static func reference(m: Int, n: Int, k: Int, a: [Float], lda: Int, b: [Float], ldb: Int, c: [Float], ldc: Int,
@@ -16,14 +16,19 @@ struct SmallProductTests {
         return out
     }
 
-    static func check(useKernel: Bool) {
+    /// Every shape below through `kernel`, checked against ``reference(m:n:k:a:lda:b:ldb:c:ldc:accumulate:)``;
+    /// the results, in order.
+    @discardableResult
+    static func check(_ kernel: _SmallProduct.Kernel) -> [[Float]] {
         var g = SplitMix64(seed: 5)
+        var results: [[Float]] = []
         func draw(_ n: Int) -> [Float] { (0..<n).map { _ in Float.random(in: -1...1, using: &g) } }
         var compared = 0
-        // Every row remainder of 4 (m ≤ 10), column counts through the 16-, 8- and 1-wide parts, the network's own
-        // shapes (n 384 or 96, k 96 or 384), leading dimensions wider than the matrices.
-        for m in 1...10 {
-            for (n, k) in [(1, 3), (7, 5), (8, 1), (15, 9), (16, 16), (17, 4), (40, 33), (384, 96), (96, 384)] {
+        // Every row block (AVX2: up to 6 rows; AVX-512: up to 12, 13 rows in two), column counts through each
+        // kernel's blocks and tails (AVX2: 64-, 16-, 8- and 1-wide; AVX-512: 128-, 64-, 32-, 16-wide and a masked
+        // tail), the network's own shapes (n 384 or 96, k 96 or 384), leading dimensions wider than the matrices.
+        for m in 1...13 {
+            for (n, k) in [(1, 3), (7, 5), (8, 1), (15, 9), (16, 16), (17, 4), (40, 33), (47, 2), (130, 3), (384, 96), (96, 384)] {
                 for accumulate in [false, true] {
                     let lda = k + 2, ldb = n + 3, ldc = n + 1
                     let a = draw(m * lda), b = draw(k * ldb), c = draw(m * ldc)
@@ -32,7 +37,7 @@ struct SmallProductTests {
                         b.withUnsafeBufferPointer { bp in
                             got.withUnsafeMutableBufferPointer { cp in
                                 _SmallProduct.gemm(m: m, n: n, k: k, a: ap.baseAddress!, lda: lda, b: bp.baseAddress!, ldb: ldb,
-                                                   accumulate: accumulate, c: cp.baseAddress!, ldc: ldc, useKernel: useKernel)
+                                                   accumulate: accumulate, c: cp.baseAddress!, ldc: ldc, kernel: kernel)
                             }
                         }
                     }
@@ -42,17 +47,34 @@ struct SmallProductTests {
                     // The padding between rows is left as it was.
                     for i in 0..<m { #expect(got[i * ldc + n] == c[i * ldc + n]) }
                     compared += 1
+                    results.append(got)
                 }
             }
         }
-        #expect(compared == 180)
+        #expect(compared == 286)
+        return results
     }
 
-    @Test("the AVX2 kernel (where the processor has AVX2 and FMA)", .enabled(if: _SmallProduct.hasAVX2FMA))
-    func kernel() { Self.check(useKernel: true) }
+    @Test("the AVX-512 kernel (where the processor has AVX-512)", .enabled(if: _SmallProduct.Kernel.avx512.isAvailable))
+    func avx512() { Self.check(.avx512) }
 
-    @Test("the BLAS, where the kernel is not")
-    func blas() { Self.check(useKernel: false) }
+    @Test("the AVX2 kernel (where the processor has AVX2 and FMA)", .enabled(if: _SmallProduct.Kernel.avx2.isAvailable))
+    func avx2() { Self.check(.avx2) }
+
+    @Test("the BLAS, where no kernel is")
+    func blas() { Self.check(.blas) }
+
+    /// Both kernels sum each term with one fused multiply-add in order of k, whatever their blocks: a profile learns
+    /// the same bits with either.
+    @Test("the AVX-512 kernel gives the AVX2 kernel's bits", .enabled(if: _SmallProduct.Kernel.avx512.isAvailable
+                                                                     && _SmallProduct.Kernel.avx2.isAvailable))
+    func sameBits() {
+        let wide = Self.check(.avx512), narrow = Self.check(.avx2)
+        #expect(wide.count == narrow.count)
+        for (i, (x, y)) in zip(wide, narrow).enumerated() {
+            #expect(x.map(\.bitPattern) == y.map(\.bitPattern), "product \(i)")
+        }
+    }
 
     @Test("a matrix transposed")
     func transposed() {

@@ -1,4 +1,5 @@
 import Foundation
+import _InkKernels
 
 /// The recognition network as float matrices in PyTorch's layout, with a forward pass that keeps what
 /// backpropagation through time needs and the gradient of a loss with respect to every weight: the reference
@@ -27,7 +28,7 @@ import Foundation
 ///
 /// A batch of sequences (``lossAndGradients(batch:blank:pool:)``: a training step's examples) runs as one: their rows
 /// one sequence after another, the recurrent product of one step of every sequence still running one matrix product
-/// (longest first, so that those running are a prefix; ``_SmallProduct``: an AVX2 kernel where there is one), each
+/// (longest first, so that those running are a prefix; ``_SmallProduct``: an AVX-512 or AVX2 kernel where there is one), each
 /// weight's gradient one product over all rows. Each sequence reads as it would alone; the batch's gradient is the
 /// weighted sum of theirs (`LSTMGradientTests`). Learning a writer's change B A beside each weight
 /// (``LSTMAdapter``) takes the gradient of A and B instead, from δW's factors without forming δW
@@ -502,32 +503,51 @@ import Foundation
     ///     ∂L/∂A = Bᵀ δW = (δ B)ᵀ X        rows·r·(count + columns) products instead of rows·count·columns
     ///     ∂L/∂B = δW Aᵀ = δᵀ (X Aᵀ)
     ///
-    /// Returned as a pair of the same shape (`a`: r × columns, `b`: count × r).
+    /// Returned as a pair of the same shape (`a`: r × columns, `b`: count × r). Each product has r = 8 rows or columns:
+    /// they run as small products (``_SmallProduct``), which read δ and X where they lie (a BLAS, or the library's
+    /// packed kernel, copies the larger operand into panels first), the two with δ or X as the long side with the
+    /// factor's r rows transposed in front (∂L/∂B as (Fᵀ δ)ᵀ).
     static func projected(_ delta: UnsafeBufferPointer<Float>, _ x: UnsafeBufferPointer<Float>, rows n: Int, count: Int,
                           pair p: LSTMAdapter.Pair, pool: FloatBufferPool) -> LSTMAdapter.Pair {
         precondition(p.rows == count && delta.count >= n * count && x.count >= n * p.columns)
         let r = p.a.count / p.columns
         var out = p
-        var factor = pool.unset(n * r)  // δ B, then X Aᵀ (rows × r), each written by its product (β = 0)
+        var factor = pool.unset(n * r)       // δ B, then X Aᵀ (rows × r), each written by its product
+        var factorT = pool.unset(r * n)      // the factor transposed (r × rows)
+        var aT = pool.unset(p.columns * r)   // Aᵀ (columns × r)
+        var dbT = pool.unset(r * count)      // (∂L/∂B)ᵀ (r × count)
         factor.withUnsafeMutableBufferPointer { f in
-            p.b.withUnsafeBufferPointer { b in
-                _BLAS.gemm(transposeA: false, transposeB: false, m: n, n: r, k: count, a: delta.baseAddress!, lda: count,
-                           b: b.baseAddress!, ldb: r, beta: 0, c: f.baseAddress!, ldc: r)
-            }
-            out.a.withUnsafeMutableBufferPointer { da in
-                _BLAS.gemm(transposeA: true, transposeB: false, m: r, n: p.columns, k: n, a: f.baseAddress!, lda: r,
-                           b: x.baseAddress!, ldb: p.columns, beta: 0, c: da.baseAddress!, ldc: p.columns)
-            }
-            p.a.withUnsafeBufferPointer { a in
-                _BLAS.gemm(transposeA: false, transposeB: true, m: n, n: r, k: p.columns, a: x.baseAddress!, lda: p.columns,
-                           b: a.baseAddress!, ldb: p.columns, beta: 0, c: f.baseAddress!, ldc: r)
-            }
-            out.b.withUnsafeMutableBufferPointer { db in
-                _BLAS.gemm(transposeA: true, transposeB: false, m: count, n: r, k: n, a: delta.baseAddress!, lda: count,
-                           b: f.baseAddress!, ldb: r, beta: 0, c: db.baseAddress!, ldc: r)
+            factorT.withUnsafeMutableBufferPointer { ft in
+                p.b.withUnsafeBufferPointer { b in
+                    _SmallProduct.gemm(m: n, n: r, k: count, a: delta.baseAddress!, lda: count, b: b.baseAddress!, ldb: r,
+                                       c: f.baseAddress!, ldc: r)
+                }
+                ink_transpose_f32(f.baseAddress!, Int32(n), Int32(r), Int32(r), ft.baseAddress!)
+                out.a.withUnsafeMutableBufferPointer { da in
+                    _SmallProduct.gemm(m: r, n: p.columns, k: n, a: ft.baseAddress!, lda: n, b: x.baseAddress!, ldb: p.columns,
+                                       c: da.baseAddress!, ldc: p.columns)
+                }
+                aT.withUnsafeMutableBufferPointer { at in
+                    p.a.withUnsafeBufferPointer { a in
+                        ink_transpose_f32(a.baseAddress!, Int32(r), Int32(p.columns), Int32(p.columns), at.baseAddress!)
+                    }
+                    _SmallProduct.gemm(m: n, n: r, k: p.columns, a: x.baseAddress!, lda: p.columns, b: at.baseAddress!, ldb: r,
+                                       c: f.baseAddress!, ldc: r)
+                }
+                ink_transpose_f32(f.baseAddress!, Int32(n), Int32(r), Int32(r), ft.baseAddress!)
+                dbT.withUnsafeMutableBufferPointer { t in
+                    _SmallProduct.gemm(m: r, n: count, k: n, a: ft.baseAddress!, lda: n, b: delta.baseAddress!, ldb: count,
+                                       c: t.baseAddress!, ldc: count)
+                    out.b.withUnsafeMutableBufferPointer { db in
+                        ink_transpose_f32(t.baseAddress!, Int32(r), Int32(count), Int32(count), db.baseAddress!)
+                    }
+                }
             }
         }
         pool.recycle(&factor)
+        pool.recycle(&factorT)
+        pool.recycle(&aT)
+        pool.recycle(&dbT)
         return out
     }
 

@@ -222,6 +222,13 @@ void ink_lstm_step_q8_neon(const int8_t *packed, const float *rscale, int hidden
 void ink_f32_gemm_small_avx2(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
                              int accumulate);
 
+/// `ink_f32_gemm_small_avx2` in AVX-512F: blocks of R ≤ 12 rows as even as they come (10 rows: one block), 16·V
+/// columns at a time (R ≤ 6: 64, with one row 128; else 32), the columns past the last 16 in one masked vector; one
+/// fused multiply-add per term in order of k, so the same bits as the AVX2 kernel. Only after
+/// `ink_kernels_avx512_available()` returned 1.
+void ink_f32_gemm_small_avx512(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
+                               int accumulate);
+
 /// The processors this process may run on: its CPU affinity on Linux (so `taskset -c 0` gives 1),
 /// the online processors elsewhere; at least 1.
 int ink_available_processors(void);
