@@ -383,6 +383,62 @@ void ink_f32_gemm_small_avx2(int m, int n, int k, const float *a, int lda, const
     }
 }
 
+/// The lanes of an AVX2 mask (`_mm256_maskload_ps`) for the first `count` (clamped to 0...8) of 8 floats.
+__attribute__((target("avx2")))
+static inline __m256i ink_lanes8(int count) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/// C[R × 16] = (bias, or C when bias is NULL) + A[R × k] · half a panel (k rows of 16 floats, 32 apart), R ≤ 6 rows:
+/// `ink_gemm_6x32` of AVX-512 in AVX2 (R × 2 accumulators, 15 of 16 registers with R = 6); only the columns whose
+/// lanes are set in m0 (columns 0..<8) and m1 (8..<16) are read and written. One fused multiply-add per term in order
+/// of k from the bias or C, as the AVX-512 kernel: the same bits.
+__attribute__((target("avx2,fma"), always_inline))
+static inline void ink_gemm_rx16_avx2(const int R, int k, const float *a, int lda, const float *w, const float *bias,
+                                      float *c, int ldc, __m256i m0, __m256i m1) {
+    __m256 acc[6][2];
+    for (int r = 0; r < R; r++) {
+        acc[r][0] = _mm256_maskload_ps(bias ? bias : c + r * ldc, m0);
+        acc[r][1] = _mm256_maskload_ps(bias ? bias + 8 : c + r * ldc + 8, m1);
+    }
+    for (int p = 0; p < k; p++, w += 32) {
+        const __m256 b0 = _mm256_loadu_ps(w), b1 = _mm256_loadu_ps(w + 8);
+        for (int r = 0; r < R; r++) {
+            const __m256 x = _mm256_broadcast_ss(a + r * lda + p);
+            acc[r][0] = _mm256_fmadd_ps(x, b0, acc[r][0]);
+            acc[r][1] = _mm256_fmadd_ps(x, b1, acc[r][1]);
+        }
+    }
+    for (int r = 0; r < R; r++) {
+        _mm256_maskstore_ps(c + r * ldc, m0, acc[r][0]);
+        _mm256_maskstore_ps(c + r * ldc + 8, m1, acc[r][1]);
+    }
+}
+
+__attribute__((target("avx2,fma")))
+void ink_gemm_packed_avx2(int m, int n, int k, const float *a, int lda, const float *packed, const float *bias,
+                          float *c, int ldc) {
+    for (int p = 0; p < n; p += 32) {
+        const float *panel = packed + (long)p * k;  // k × 32 floats
+        for (int h = p; h < p + 32 && h < n; h += 16) {  // each half of the panel that holds columns
+            const float *w = panel + (h - p), *b = bias ? bias + h : 0;
+            const __m256i m0 = ink_lanes8(n - h), m1 = ink_lanes8(n - h - 8);
+            int i = 0;
+            for (; i + 6 <= m; i += 6) ink_gemm_rx16_avx2(6, k, a + (long)i * lda, lda, w, b, c + (long)i * ldc + h, ldc, m0, m1);
+            const float *ai = a + (long)i * lda;
+            float *ci = c + (long)i * ldc + h;
+            switch (m - i) {  // the rows left over, as one block
+            case 5: ink_gemm_rx16_avx2(5, k, ai, lda, w, b, ci, ldc, m0, m1); break;
+            case 4: ink_gemm_rx16_avx2(4, k, ai, lda, w, b, ci, ldc, m0, m1); break;
+            case 3: ink_gemm_rx16_avx2(3, k, ai, lda, w, b, ci, ldc, m0, m1); break;
+            case 2: ink_gemm_rx16_avx2(2, k, ai, lda, w, b, ci, ldc, m0, m1); break;
+            case 1: ink_gemm_rx16_avx2(1, k, ai, lda, w, b, ci, ldc, m0, m1); break;
+            default: break;
+            }
+        }
+    }
+}
+
 /// R ≤ 12 rows × 16·V columns of `ink_f32_gemm_small_avx512` at column j, the last vector's lanes those of `last`
 /// (all 16 but in a tail): R × V accumulators (R · V ≤ 24 of AVX-512's 32 registers; V ≤ 8), each term one fused
 /// multiply-add in order of k, as `ink_f32_gemm_block_avx2`.
@@ -484,5 +540,11 @@ void ink_f32_gemm_small_avx512(int m, int n, int k, const float *a, int lda, con
                                int accumulate) {
     // Never called: ink_kernels_avx512_available() is 0 here.
     (void)m; (void)n; (void)k; (void)a; (void)lda; (void)b; (void)ldb; (void)c; (void)ldc; (void)accumulate;
+}
+
+void ink_gemm_packed_avx2(int m, int n, int k, const float *a, int lda, const float *packed, const float *bias,
+                          float *c, int ldc) {
+    // Never called: ink_kernels_avx2_fma_available() is 0 here.
+    (void)m; (void)n; (void)k; (void)a; (void)lda; (void)packed; (void)bias; (void)c; (void)ldc;
 }
 #endif

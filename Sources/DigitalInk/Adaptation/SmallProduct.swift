@@ -25,7 +25,8 @@ enum _SmallProduct {
 
     /// The kernel this processor runs: the first available of ``Kernel/allCases``. On an Intel Xeon of 2026, learning a
     /// writer profile from 50 words took 7–8% less time with the AVX-512 one than with the AVX2 one, and the same
-    /// bytes (`Docs/personalization.md`, "Learning's small products in AVX-512").
+    /// bytes (`Docs/personalization.md`, "Learning's small products in AVX-512, and an AVX2 form of its own
+    /// products").
     static let fastest: Kernel = Kernel.allCases.first { $0.isAvailable } ?? .blas
 
     /// `C[m×n] = A[m×k] · B[k×n]`, plus C where `accumulate`.

@@ -58,24 +58,40 @@ enum _BLAS {
                                             "coppermine", "northwood", "banias", "barcelona", "opteron", "opteron_sse3",
                                             "bobcat", "sandybridge"]
 
-    /// Whether ``gemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:)`` runs the library's own AVX-512 product
-    /// (``ownGemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:)``) instead of the BLAS: where the processor has
-    /// AVX-512 and the BLAS chose kernels without AVX2 for it. Learning a writer profile from 50 words there took 2–2.5
-    /// times as long through the BLAS.
+    /// The library's own kernels of ``ownGemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:kernel:)``, over the
+    /// same packing and with the same bits: `ink_gemm_packed_avx512` and `ink_gemm_packed_avx2`.
+    enum OwnKernel: Sendable, CaseIterable {
+        case avx512, avx2
+
+        /// Whether this processor runs it.
+        var isAvailable: Bool { self == .avx512 ? _BLAS.hasAVX512 : ink_kernels_avx2_fma_available() != 0 }
+    }
+
+    /// The kernel of ``ownGemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:kernel:)`` on this processor (nil:
+    /// it has neither).
+    static let ownKernel: OwnKernel? = OwnKernel.allCases.first { $0.isAvailable }
+
+    /// Whether ``gemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:)`` runs the library's own product
+    /// (``ownGemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:kernel:)``) instead of the BLAS: where the processor
+    /// has AVX-512 or AVX2 and the BLAS chose kernels without AVX2 for it. Learning a writer profile from 50 words on an
+    /// Intel Xeon with AVX-512 took 2–2.5 times as long through the BLAS there, and with the AVX2 kernel (a session
+    /// build's choice) about 1.3 times as long as with the AVX-512 one (`Docs/personalization.md`).
     static let ownProducts: Bool = {
-        guard hasAVX512, let core = blasCore else { return false }
+        guard ownKernel != nil, let core = blasCore else { return false }
         return preAVX2Cores.contains(core.lowercased())
     }()
 
-    /// Whether the processor can run ``ownGemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:)``.
+    /// Whether the processor can run the AVX-512 kernels (``OwnKernel/avx512``).
     static var hasAVX512: Bool { ink_kernels_avx512_available() != 0 }
 
-    /// `C[m×n] = op(A) · op(B) + beta · C` by the library's AVX-512 kernel (`ink_gemm_packed_avx512`): op(B) packed
-    /// into column panels, op(A) copied row-major where it is stored transposed (or, where that is the larger of the two
-    /// and n < m, Cᵀ = op(B)ᵀ · A), C scaled by `beta` first. Only where ``hasAVX512``. The same products as the BLAS's up to the order of the sums.
+    /// `C[m×n] = op(A) · op(B) + beta · C` by the library's own kernel (`ink_gemm_packed_avx512`, or
+    /// `ink_gemm_packed_avx2`): op(B) packed into column panels, op(A) copied row-major where it is stored transposed
+    /// (or, where that is the larger of the two and n < m, Cᵀ = op(B)ᵀ · A), C scaled by `beta` first. Only where
+    /// `kernel` ``OwnKernel/isAvailable``. The same products as the BLAS's up to the order of the sums.
     static func ownGemm(transposeA: Bool, transposeB: Bool, m: Int, n: Int, k: Int,
                         a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
-                        beta: Float, c: UnsafeMutablePointer<Float>, ldc: Int) {
+                        beta: Float, c: UnsafeMutablePointer<Float>, ldc: Int, kernel: OwnKernel = ownKernel ?? .avx2) {
+        let product = kernel == .avx512 ? ink_gemm_packed_avx512 : ink_gemm_packed_avx2
         guard m > 0, n > 0 else { return }
         if beta == 0 {
             for i in 0..<m { (c + i * ldc).update(repeating: 0, count: n) }
@@ -92,10 +108,10 @@ enum _BLAS {
                     let t = scratch.baseAddress!, bt = t + n * m
                     t.update(repeating: 0, count: n * m)
                     if transposeB {
-                        ink_gemm_packed_avx512(Int32(n), Int32(m), Int32(k), b, Int32(ldb), packed.baseAddress!, nil, t, Int32(m))
+                        product(Int32(n), Int32(m), Int32(k), b, Int32(ldb), packed.baseAddress!, nil, t, Int32(m))
                     } else {
                         ink_transpose_f32(b, Int32(k), Int32(n), Int32(ldb), bt)
-                        ink_gemm_packed_avx512(Int32(n), Int32(m), Int32(k), bt, Int32(k), packed.baseAddress!, nil, t, Int32(m))
+                        product(Int32(n), Int32(m), Int32(k), bt, Int32(k), packed.baseAddress!, nil, t, Int32(m))
                     }
                     for j in 0..<n {
                         let row = t + j * m
@@ -109,12 +125,12 @@ enum _BLAS {
             let p = packed.baseAddress!
             ink_gemm_pack_b_strided(b, Int32(ldb), transposeB ? 1 : 0, Int32(k), Int32(n), p)
             guard transposeA else {
-                ink_gemm_packed_avx512(Int32(m), Int32(n), Int32(k), a, Int32(lda), p, nil, c, Int32(ldc))
+                product(Int32(m), Int32(n), Int32(k), a, Int32(lda), p, nil, c, Int32(ldc))
                 return
             }
             withUnsafeTemporaryAllocation(of: Float.self, capacity: m * k) { rows in
                 ink_transpose_f32(a, Int32(k), Int32(m), Int32(lda), rows.baseAddress!)
-                ink_gemm_packed_avx512(Int32(m), Int32(n), Int32(k), rows.baseAddress!, Int32(k), p, nil, c, Int32(ldc))
+                product(Int32(m), Int32(n), Int32(k), rows.baseAddress!, Int32(k), p, nil, c, Int32(ldc))
             }
         }
     }

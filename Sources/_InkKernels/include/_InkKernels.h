@@ -52,6 +52,14 @@ void ink_transpose_f32(const float *a, int rows, int columns, int lda, float *ou
 void ink_gemm_packed_avx512(int m, int n, int k, const float *a, int lda, const float *packed, const float *bias,
                             float *c, int ldc);
 
+/// `ink_gemm_packed_avx512` in AVX2 and FMA over the same packing: each half of a panel (16 columns) in register blocks
+/// of 6 rows (the rows left over as one block), the columns of a last partial panel read and written under a mask;
+/// one fused multiply-add per term in order of k from the bias or C, so the same bits as the AVX-512 kernel. For
+/// writer adaptation's products where the BLAS runs kernels older than AVX2. Only after
+/// `ink_kernels_avx2_fma_available()` returned 1.
+void ink_gemm_packed_avx2(int m, int n, int k, const float *a, int lda, const float *packed, const float *bias,
+                          float *c, int ldc);
+
 /// In-place log-softmax of each of `rows` rows of `count` floats (the CTC head's output): max,
 /// Σ exp(v − max) with a vectorized exp (relative error < 2e-7), v − max − log Σ. AVX-512F; only after
 /// `ink_kernels_avx512_available()` returned 1.
