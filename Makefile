@@ -20,7 +20,7 @@ test-swift:
 
 # The concurrency tests under ThreadSanitizer, in a build folder of their own (CI runs this after
 # `make test`).
-TSAN_FILTER = ConcurrencyStressTests|ModelManagerDownloadTests|ModelManagerLifecycleTests|PageCancellationTests|concurrentLearnAndRecognize
+TSAN_FILTER = ConcurrencyStressTests|ModelManagerDownloadTests|ModelManagerLifecycleTests|PageCancellationTests|concurrentLearnAndRecognize|learnOnSeveralThreads
 # The HTTP server (Server/, a package of its own: the library never resolves Hummingbird).
 test-server:
 	@scripts/install-deps

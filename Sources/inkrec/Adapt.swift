@@ -56,6 +56,9 @@ struct Adapt: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Learn from the pairs in calls of this many each, in their order (default: all in one call), as an app that calls learn after every few corrections: for measuring what that does.", visibility: .hidden))
     var pairsPerCall: Int?
 
+    @Option(name: .long, help: "Learn on up to this many threads (default 1: one core): the profile's own change and its check's five runs side by side; the same profile.")
+    var threads = 1
+
     @Flag(name: .long, help: "Also say whether another model on the same network fits the confirmed texts clearly better (its language model).")
     var suggestLanguage = false
 
@@ -67,6 +70,9 @@ struct Adapt: AsyncParsableCommand {
         if let steps, !(1...1000).contains(steps) { throw ValidationError("--steps must be in 1...1000") }
         if let checkSteps, !(0...1000).contains(checkSteps) { throw ValidationError("--check-steps must be in 0...1000") }
         if let pairsPerCall, pairsPerCall < 1 { throw ValidationError("--pairs-per-call must be at least 1") }
+        if !(1...WriterProfile.maxLearningThreads).contains(threads) {
+            throw ValidationError("--threads must be in 1...\(WriterProfile.maxLearningThreads)")
+        }
         if seed != nil, profile != nil { throw ValidationError("--seed is for a new profile") }
         if adapt != nil, profile != nil { throw ValidationError("--adapt is for a new profile; an earlier one (--profile) keeps what it changes") }
     }
@@ -99,10 +105,10 @@ struct Adapt: AsyncParsableCommand {
             let started = Date()
             if let pairsPerCall {
                 for start in stride(from: 0, to: examples.count, by: pairsPerCall) {
-                    try await learner.learn(from: Array(examples[start..<min(start + pairsPerCall, examples.count)]))
+                    try await learner.learn(from: Array(examples[start..<min(start + pairsPerCall, examples.count)]), threads: threads)
                 }
             } else {
-                try await learner.learn(from: examples)
+                try await learner.learn(from: examples, threads: threads)
             }
             let seconds = Date().timeIntervalSince(started)
             var language: String? = nil

@@ -41,6 +41,29 @@ struct WriterProfileCheckTests {
         }
     }
 
+    /// The profile's change and the check's five runs side by side (``_LearningParts``): nothing is shared that a part
+    /// writes (`make test-tsan` runs this), and each part learns what it learns alone.
+    @Test("learn(from:threads:) on several threads: the same profile to the byte and the same check as on one; threads outside 1...64 refused")
+    func learnOnSeveralThreads() async throws {
+        let pairs = try pairs()
+        let one = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: 2, checkSteps: 1)
+        try await one.learn(from: pairs)
+        let many = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: 2, checkSteps: 1)
+        try await many.learn(from: pairs, threads: 3)
+        #expect(many.check == (try #require(one.check)))
+        #expect(many.data() == one.data())
+        // Learning on from the kept pairs and new ones, on more threads than parts (six: the change and five runs).
+        try await one.learn(from: Array(pairs.prefix(2)))
+        try await many.learn(from: Array(pairs.prefix(2)), threads: 64)
+        #expect(many.data() == one.data() && many.check == one.check)
+        for threads in [0, -1, WriterProfile.maxLearningThreads + 1] {
+            await #expect(throws: DigitalInkError.invalidOption(name: "threads", reason: "\(threads) is outside 1...64")) {
+                try await one.learn(from: pairs, threads: threads)
+            }
+        }
+        #expect(one.pairsLearned == 8, "a refused call learns nothing")
+    }
+
     @Test("recheck(through:) runs learn's check again (the same, through the same recognizer); another network is refused; a restored profile keeps no pairs to check")
     func recheck() async throws {
         let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: 2, checkSteps: 1)

@@ -74,7 +74,7 @@ extension LSTMAdapterTraining.Example {
 }
 
 /// Adam on the mean CTC loss of the examples (a lone letter's of either case) plus the adapter's penalty (``HeadAdapter``), from a given
-/// adapter: what ``WriterProfile/learn(from:)`` runs. Deterministic (a fixed order, Double arithmetic).
+/// adapter: what ``WriterProfile/learn(from:threads:)`` runs. Deterministic (a fixed order, Double arithmetic).
 struct HeadAdapterTraining: Sendable {
     let settings: LearningSettings
 

@@ -20,32 +20,63 @@ struct HeldOutCheck: Sendable {
     /// the longest words measured with 32, "32 steps instead of 40").
     var steps = 4
 
-    /// The check of a change learned as `training` learns from `start` on `examples` of `model` (`base` its float
-    /// network); nil where fewer than ``folds`` examples can be read (restored ones keep no ink).
-    func run(start: LSTMAdapter, base: _FloatLSTMNetwork, examples: [LSTMAdapterTraining.Example],
-             training: LSTMAdapterTraining, model: LoadedModel, options: DigitalInkRecognizerOptions,
-             pool: FloatBufferPool = FloatBufferPool()) throws(DigitalInkError) -> WriterProfileCheck? {
+    /// What one run of the check read: the word errors of its pairs' readings without and with its change, and the
+    /// words of their texts.
+    struct Tally: Sendable, Equatable {
+        var without = 0
+        var with = 0
+        var words = 0
+    }
+
+    /// The kept pairs the check reads (those with an ink, a text and labels), in their order; nil where fewer than
+    /// ``folds`` (restored pairs keep no ink).
+    func readable(_ examples: [LSTMAdapterTraining.Example]) -> [LSTMAdapterTraining.Example]? {
         let usable = examples.filter { !$0.labels.isEmpty && $0.ink != nil && $0.text != nil }
-        guard folds >= 2, usable.count >= folds else { return nil }
+        return folds >= 2 && usable.count >= folds ? usable : nil
+    }
+
+    /// Run `f` of the check on `usable` (``readable(_:)``): a change learned as `training` learns from `start` on the
+    /// other runs' pairs (`base` the float network of `model`), then run `f`'s pairs read with it and without any.
+    func run(_ f: Int, of usable: [LSTMAdapterTraining.Example], start: LSTMAdapter, base: _FloatLSTMNetwork,
+             training: LSTMAdapterTraining, model: LoadedModel, options: DigitalInkRecognizerOptions,
+             pool: FloatBufferPool) throws(DigitalInkError) -> Tally {
         var options = options
         options.writerProfile = nil
         var fold = training
         fold.steps = steps
-        var without = 0, with = 0, words = 0
+        let range = (f * usable.count / folds)..<((f + 1) * usable.count / folds)
+        let rest = Array(usable[..<range.lowerBound]) + Array(usable[range.upperBound...])
+        let change = fold.fit(start, base: base, to: rest, pool: pool)
         let plain = LinePipeline(model: model, options: options)
-        for f in 0..<folds {
-            let range = (f * usable.count / folds)..<((f + 1) * usable.count / folds)
-            let rest = Array(usable[..<range.lowerBound]) + Array(usable[range.upperBound...])
-            let change = fold.fit(start, base: base, to: rest, pool: pool)
-            let adapted = LinePipeline(model: model, options: options,
-                                       adaptation: .network(try WriterProfile.folded(change, into: base, model)))
-            for e in usable[range] {
-                words += Self.words(of: e.text ?? "").count
-                without += try Self.wordErrors(plain, e)
-                with += try Self.wordErrors(adapted, e)
-            }
+        let adapted = LinePipeline(model: model, options: options,
+                                   adaptation: .network(try WriterProfile.folded(change, into: base, model)))
+        var tally = Tally()
+        for e in usable[range] {
+            tally.words += Self.words(of: e.text ?? "").count
+            tally.without += try Self.wordErrors(plain, e)
+            tally.with += try Self.wordErrors(adapted, e)
         }
-        return WriterProfileCheck(pairs: usable.count, words: words, wordErrorsWithout: without, wordErrorsWith: with)
+        return tally
+    }
+
+    /// The check of `usable`'s pairs from the tallies of its ``folds`` runs.
+    static func check(of usable: [LSTMAdapterTraining.Example], _ tallies: [Tally]) -> WriterProfileCheck {
+        WriterProfileCheck(pairs: usable.count, words: tallies.reduce(0) { $0 + $1.words },
+                           wordErrorsWithout: tallies.reduce(0) { $0 + $1.without },
+                           wordErrorsWith: tallies.reduce(0) { $0 + $1.with })
+    }
+
+    /// The check of a change learned as `training` learns from `start` on `examples` of `model` (`base` its float
+    /// network), its runs on up to `threads` threads (``_LearningParts``: the same check on any number); nil where
+    /// fewer than ``folds`` examples can be read (restored ones keep no ink).
+    func run(start: LSTMAdapter, base: _FloatLSTMNetwork, examples: [LSTMAdapterTraining.Example],
+             training: LSTMAdapterTraining, model: LoadedModel, options: DigitalInkRecognizerOptions,
+             pool: FloatBufferPool = FloatBufferPool(), threads: Int = 1) throws(DigitalInkError) -> WriterProfileCheck? {
+        guard let usable = readable(examples) else { return nil }
+        let tallies = try _LearningParts.run(folds, threads: threads, pool: pool) { f, pool throws(DigitalInkError) in
+            try run(f, of: usable, start: start, base: base, training: training, model: model, options: options, pool: pool)
+        }
+        return Self.check(of: usable, tallies)
     }
 
     /// The word errors of `pipeline`'s best reading of `e`'s ink against its text (none for a lone letter read in

@@ -205,7 +205,7 @@ extension WriterProfile {
         return WriterProfileFormat.encode(digest: networkDigest, minimumPairs: minimumPairs, pairsLearned: s.1, change: s.0, check: s.2)
     }
 
-    /// A profile saved by ``data()``. With `recognizer` it can learn on (``learn(from:)`` checks that it is the
+    /// A profile saved by ``data()``. With `recognizer` it can learn on (``learn(from:threads:)`` checks that it is the
     /// profile's network); without, it can only be applied.
     ///
     /// - Throws: ``DigitalInkError/malformedInput(source:line:field:reason:)`` for bytes that are not a

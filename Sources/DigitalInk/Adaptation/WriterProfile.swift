@@ -157,7 +157,7 @@ public final class WriterProfile: Sendable {
     public var isActive: Bool { state.withLock { Self.applies($0, minimumPairs: minimumPairs) } }
 
     /// What the profile's last check read: the kept pairs in five runs, each read with a change learned from
-    /// the others and without any (``WriterProfileCheck``). A change to every weight runs it in each ``learn(from:)``
+    /// the others and without any (``WriterProfileCheck``). A change to every weight runs it in each ``learn(from:threads:)``
     /// from ``minimumPairs`` pairs on, and changes no reading unless it shows a gain. Nil before the first check,
     /// for a profile of the output layer alone, and for one saved before checks (its change applies as it did).
     public var check: WriterProfileCheck? { state.withLock { $0.check } }
@@ -180,7 +180,13 @@ public final class WriterProfile: Sendable {
     /// A profile restored after it had learned from ``minimumPairs`` pairs keeps new pairs without learning until it
     /// has ``minimumPairs`` of them (``pendingPairs``), then learns on from all of them.
     ///
+    /// With `threads` above 1 (at most ``maxLearningThreads``), the profile's own change and the check's five runs
+    /// learn side by side on that many threads, each with arrays of its own: the same profile, to the byte, in less
+    /// time where the cores are free (two threads: about half the time for a change to every weight). The default, 1,
+    /// keeps learning on one core, as a recognition is. A change to the output layer alone learns on one thread.
+    ///
     /// - Throws: ``DigitalInkError/invalidOption(name:reason:)`` for a profile restored without a recognizer,
+    ///   `threads` outside `1...maxLearningThreads`,
     ///   a recognizer of another network, a text with a character the model does not read or an empty text;
     ///   ``DigitalInkError/invalidInk(_:)`` for an invalid ink; `CancellationError` when cancelled before it
     ///   starts.
@@ -189,7 +195,10 @@ public final class WriterProfile: Sendable {
     ///   the output layer O(steps · kept frames · rank · (inputs + classes)); the check adds 20 steps (five runs of 4)
     ///   and two recognitions of each kept pair (learning from 50 words takes about twice as long; `Benchmarks`, stage
     ///   `learn`).
-    public func learn(from pairs: [(Ink, String)]) async throws {
+    public func learn(from pairs: [(Ink, String)], threads: Int = 1) async throws {
+        guard (1...Self.maxLearningThreads).contains(threads) else {
+            throw DigitalInkError.invalidOption(name: "threads", reason: "\(threads) is outside 1...\(Self.maxLearningThreads)")
+        }
         guard let recognizer else {
             throw DigitalInkError.invalidOption(name: "writerProfile", reason: "restored without a recognizer: it can be applied but not taught (WriterProfile(data:for:))")
         }
@@ -223,14 +232,29 @@ public final class WriterProfile: Sendable {
                     let base = try Self.floatNetwork(of: model, fitting: adapter)
                     if self.waits(keeping: kept.network.count, given: pairs.count) { return }
                     let training = self.networkTraining()
-                    let pool = FloatBufferPool()  // the arrays of every fit of this call: the profile's and its check's
-                    let learned = training.fit(adapter, base: base, to: kept.network, pool: pool)
-                    let folded = try Self.folded(learned, into: base, model)
+                    let examples = kept.network, options = recognizer.options
                     // From the pairs on which the profile applies, a check on pairs each change did not learn from.
-                    let checked = self.pairsLearned + self.pendingPairs + pairs.count >= self.minimumPairs
-                        ? try self.heldOutCheck(rank: adapter.rank, base: base, kept: kept.network, training: training,
-                                                model: model, options: recognizer.options, pool: pool)
-                        : nil
+                    let check = self.pairsLearned + self.pendingPairs + pairs.count >= self.minimumPairs
+                        ? self.heldOutCheck(rank: adapter.rank, base: base) : nil
+                    let usable = check.flatMap { $0.check.readable(examples) }
+                    // Part 0 the profile's change, folded into 8 bits; parts 1… the check's runs. With one thread
+                    // they share one pool (the arrays of every fit of this call).
+                    let parts = try _LearningParts.run(1 + (usable == nil ? 0 : check?.check.folds ?? 0), threads: threads,
+                                                       pool: FloatBufferPool()) { i, pool throws(DigitalInkError) -> LearningPart in
+                        guard i > 0, let check, let usable else {
+                            let learned = training.fit(adapter, base: base, to: examples, pool: pool)
+                            return .change(learned, try Self.folded(learned, into: base, model))
+                        }
+                        return .run(try check.check.run(i - 1, of: usable, start: check.start, base: base, training: training,
+                                                        model: model, options: options, pool: pool))
+                    }
+                    guard case .change(let learned, let folded) = parts[0] else { preconditionFailure("part 0 is the change") }
+                    let checked = usable.map { usable in
+                        HeldOutCheck.check(of: usable, parts.dropFirst().map { part -> HeldOutCheck.Tally in
+                            guard case .run(let tally) = part else { preconditionFailure("parts 1… are the check's runs") }
+                            return tally
+                        })
+                    }
                     self.state.withLock { state in
                         state.change = .network(learned)
                         state.pairsLearned += state.pending + pairs.count
@@ -244,7 +268,7 @@ public final class WriterProfile: Sendable {
         }
     }
 
-    /// Checks the profile again, reading through `recognizer`: the same check as ``learn(from:)`` runs (``check``),
+    /// Checks the profile again, reading through `recognizer`: the same check as ``learn(from:threads:)`` runs (``check``),
     /// on the pairs kept while the profile lives, read with `recognizer`'s decoder and language model. For an app
     /// that follows ``DigitalInkRecognizer/suggestedRecognizer(forConfirmedTexts:among:margin:minimumCharacters:)``
     /// to another model of the network: whether the profile reads the writer better depends on the language model
@@ -262,9 +286,10 @@ public final class WriterProfile: Sendable {
                 guard case .network(let adapter) = self.state.withLock({ $0.change }),
                       self.pendingPairs == 0 else { return nil }
                 let base = try Self.floatNetwork(of: model, fitting: adapter)
-                guard let checked = try self.heldOutCheck(rank: adapter.rank, base: base, kept: kept.network,
-                                                          training: self.networkTraining(), model: model,
-                                                          options: recognizer.options) else { return nil }
+                guard let (check, start) = self.heldOutCheck(rank: adapter.rank, base: base),
+                      let checked = try check.run(start: start, base: base, examples: kept.network,
+                                                  training: self.networkTraining(), model: model,
+                                                  options: recognizer.options) else { return nil }
                 self.state.withLock { $0.check = checked }
                 return checked
             }
@@ -310,23 +335,31 @@ public final class WriterProfile: Sendable {
         return training
     }
 
-    /// The check (``HeldOutCheck``) of changes learned as `training` learns them from a new change of `rank` (as
+    /// The check (``HeldOutCheck``) of this profile's settings and the new change of `rank` its runs learn from (as
     /// the profile started: a change learned before would already have learned the pairs a run leaves out); nil
-    /// where ``checkSteps`` is 0 or too few pairs are kept.
-    func heldOutCheck(rank: Int, base: _FloatLSTMNetwork, kept: [LSTMAdapterTraining.Example], training: LSTMAdapterTraining,
-                      model: LoadedModel, options: DigitalInkRecognizerOptions,
-                      pool: FloatBufferPool = FloatBufferPool()) throws(DigitalInkError) -> WriterProfileCheck? {
+    /// where ``checkSteps`` is 0.
+    func heldOutCheck(rank: Int, base: _FloatLSTMNetwork) -> (check: HeldOutCheck, start: LSTMAdapter)? {
         var check = HeldOutCheck()
         if let checkSteps { check.steps = checkSteps }
         guard check.steps > 0 else { return nil }
-        let start = LSTMAdapter(network: base, rank: rank, seed: seed ?? 41)
-        return try check.run(start: start, base: base, examples: kept, training: training, model: model, options: options,
-                             pool: pool)
+        return (check, LSTMAdapter(network: base, rank: rank, seed: seed ?? 41))
     }
 
-    /// Completion-handler form of ``learn(from:)``. The handler runs on an arbitrary thread.
-    public func learn(from pairs: [(Ink, String)], completion: @escaping @Sendable (Result<Void, DigitalInkError>) -> Void) {
-        DigitalInkRecognizer.complete(completion) { try await self.learn(from: pairs) }
+    /// What one part of a ``learn(from:threads:)`` learned (``_LearningParts``).
+    enum LearningPart: Sendable {
+        /// The profile's change, and folded into the model's 8-bit network.
+        case change(LSTMAdapter, RecognitionNetwork)
+        /// A run of the check.
+        case run(HeldOutCheck.Tally)
+    }
+
+    /// The most threads ``learn(from:threads:)`` takes: 64.
+    public static let maxLearningThreads = 64
+
+    /// Completion-handler form of ``learn(from:threads:)``. The handler runs on an arbitrary thread.
+    public func learn(from pairs: [(Ink, String)], threads: Int = 1,
+                      completion: @escaping @Sendable (Result<Void, DigitalInkError>) -> Void) {
+        DigitalInkRecognizer.complete(completion) { try await self.learn(from: pairs, threads: threads) }
     }
 
     /// The adaptation to apply to `model`'s output now: nil while the profile is not ``isActive``; throws when
