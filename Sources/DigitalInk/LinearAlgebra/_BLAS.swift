@@ -64,7 +64,7 @@ enum _BLAS {
         case avx512, avx2
 
         /// Whether this processor runs it.
-        var isAvailable: Bool { self == .avx512 ? _BLAS.hasAVX512 : ink_kernels_avx2_fma_available() != 0 }
+        var isAvailable: Bool { self == .avx512 ? _BLAS.hasAVX512 : _SmallProduct.hasAVX2FMA }
     }
 
     /// The kernel of ``ownGemm(transposeA:transposeB:m:n:k:a:lda:b:ldb:beta:c:ldc:kernel:)`` on this processor (nil:
