@@ -67,7 +67,7 @@ release:
 # which the Swift toolchain ships.
 docs:
 	@scripts/install-deps
-	swift package -j 1 --allow-writing-to-directory .build/docs generate-documentation \
+	swift package --allow-writing-to-directory .build/docs generate-documentation \
 		--target DigitalInk --output-path .build/docs --warnings-as-errors
 FUZZ_SECONDS ?= 60
 

@@ -310,7 +310,8 @@ struct WriterProfileTests {
 
     @Test("learn and recognize at once on one profile: no data race (make test-tsan), every pair counted")
     func concurrentLearnAndRecognize() async throws {
-        let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: 2)
+        // The second learn keeps six pairs, enough for the check: one step for each of its runs.
+        let profile = try await WriterProfile(for: recognizer, minimumPairs: 0, adapting: nil, steps: 2, checkSteps: 1)
         let adapted = recognizer.withOptions { $0.writerProfile = profile }
         let ink = try sample("there.json").ink
         let pairs = try pairs()

@@ -105,7 +105,8 @@ def sigmoid(x: torch.Tensor) -> torch.Tensor:
 
 class QuantizedNet:
     """The network of ``model.InkRecNet`` over an int8 weights file's tensors, computed as the engine
-    does (float32, the integer sums exact). CTC head only; one ink at a time."""
+    does (float32, the integer sums exact). CTC head only; one ink (``log_probs``) or inks of one length at a
+    time (``batch_log_probs``)."""
 
     def __init__(self, tensors: dict, config: dict):
         self.t = {k: v for k, v in tensors.items()}
@@ -113,12 +114,16 @@ class QuantizedNet:
         self.reduce_after = config.get("reduceAfter", 1)
 
     def _proj(self, name: str, x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        """The projection of x (..., k): each row (a frame) quantized on its own, so a batch of inks gives each
+        ink's values."""
         w = self.t[name]
         if w.dtype == torch.int8:
-            return qlinear(x, w, self.t[name + ".scale"], bias)[0]
+            rows = x.reshape(-1, x.shape[-1])
+            return qlinear(rows, w, self.t[name + ".scale"], bias)[0].reshape(*x.shape[:-1], -1)
         return x @ w.float().T + bias
 
     def _direction(self, x: torch.Tensor, l: int, suffix: str, reverse: bool) -> torch.Tensor:
+        """One direction of layer l over x (B, T, k): (B, T, H)."""
         H = self.hidden
         p = f"lstms.{l}."
         b = self.t[p + "bias_ih_l0" + suffix].float() + self.t[p + "bias_hh_l0" + suffix].float()
@@ -126,29 +131,35 @@ class QuantizedNet:
         q = self.t[p + "weight_hh_l0" + suffix]
         rs = self.t[p + "weight_hh_l0" + suffix + ".scale"] / QMAX
         qT = q.to(torch.int64).T
-        h = torch.zeros(H)
-        c = torch.zeros(H)
-        T = x.shape[0]
-        out = torch.zeros(T, H)
+        B, T = x.shape[0], x.shape[1]
+        h = torch.zeros(B, H)
+        c = torch.zeros(B, H)
+        out = torch.zeros(B, T, H)
         order = range(T - 1, -1, -1) if reverse else range(T)
         for n, t in enumerate(order):
-            g = g_all[t].clone()
+            g = g_all[:, t].clone()
             if n > 0:
                 hq = torch.round(h * QMAX).clamp(-QMAX, QMAX).to(torch.int64)
                 g = g + (hq @ qT).to(torch.float32) * rs
-            i, f, cc, o = sigmoid(g[:H]), sigmoid(g[H:2 * H]), tanh(g[2 * H:3 * H]), sigmoid(g[3 * H:])
+            i, f, cc, o = sigmoid(g[:, :H]), sigmoid(g[:, H:2 * H]), tanh(g[:, 2 * H:3 * H]), sigmoid(g[:, 3 * H:])
             c = f * c + i * cc
             h = o * tanh(c)
-            out[t] = h
+            out[:, t] = h
         return out
 
     def log_probs(self, features) -> torch.Tensor:
         """(T', C) log-probabilities of one ink's features (T, 4)."""
+        return self.batch_log_probs(torch.as_tensor(features, dtype=torch.float32)[None])[0]
+
+    def batch_log_probs(self, features) -> torch.Tensor:
+        """(B, T', C) log-probabilities of B inks' features of one length (B, T, 4): each ink's values as
+        ``log_probs`` gives them (every operation is per ink, frame or value; the integer sums exact), in one
+        pass instead of B."""
         x = torch.as_tensor(features, dtype=torch.float32)
         for l in range(self.layers):
-            x = torch.cat([self._direction(x, l, "", False), self._direction(x, l, "_reverse", True)], dim=1)
+            x = torch.cat([self._direction(x, l, "", False), self._direction(x, l, "_reverse", True)], dim=2)
             if self.reduce_after == l + 1:
-                if x.shape[0] % 2:
-                    x = torch.cat([x, torch.zeros(1, x.shape[1])])
-                x = x.reshape(x.shape[0] // 2, 2 * x.shape[1])
+                if x.shape[1] % 2:
+                    x = torch.cat([x, torch.zeros(x.shape[0], 1, x.shape[2])], dim=1)
+                x = x.reshape(x.shape[0], x.shape[1] // 2, 2 * x.shape[2])
         return torch.log_softmax(self._proj("head.weight", x, self.t["head.bias"].float()), dim=-1)

@@ -81,6 +81,22 @@ def test_shipped_model_golden():
             np.testing.assert_allclose(run(model, feats), np.asarray(case["logProbs"]), atol=1e-4)
 
 
+def test_a_batch_of_inks_gives_each_inks_values():
+    """``QuantizedNet.batch_log_probs`` (which ``reference_tolerance`` runs its 20 draws through) gives each ink of
+    a batch exactly what ``log_probs`` gives it alone: an odd length (the reduction's padding) and moved features."""
+    from inkrec_training import quantize
+    g, d, cfg = _shipped()
+    qnet = quantize.QuantizedNet(load_file(os.path.join(d, cfg["network"]["weights"])), cfg["network"])
+    x = torch.tensor(g["cases"][0]["features"], dtype=torch.float32)
+    x = x[: x.shape[0] - 1 + x.shape[0] % 2]  # odd
+    gen = torch.Generator().manual_seed(1)
+    inks = torch.stack([x, x * (1 + 1e-3 * torch.randn(x.shape, generator=gen)), x.flip(0)])
+    batch = qnet.batch_log_probs(inks)
+    assert batch.shape[0] == 3
+    for ink, lp in zip(inks, batch):
+        assert torch.equal(lp, qnet.log_probs(ink))
+
+
 def test_shipped_text_model_weight_types():
     """Float models: latin export english rounds weight_hh to F16 (the engine's 16-bit recurrent kernel runs it
     exactly), every other tensor F32. 8-bit models (latin export quantize): every quantized tensor I8 with an

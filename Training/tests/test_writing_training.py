@@ -59,9 +59,10 @@ def test_heldout_sources_use_heldout_writers_and_the_forms_asked_for():
     # forms="heldout" writes the held-out variant of each letter; "training" never does; "all" does sometimes
     print_i = cyrillic.letter("и", "heldout")[0][0]
 
+    sources = {forms: ScriptSources(["ru"], heldout=True, forms=forms) for forms in ("heldout", "training", "all")}
+
     def is_print_i(forms, seed):
-        src = ScriptSources(["ru"], heldout=True, forms=forms)
-        got = src.letters("и", random.Random(seed), heldout=forms == "heldout", hold_out_forms=forms == "training")
+        got = sources[forms].letters("и", random.Random(seed), heldout=forms == "heldout", hold_out_forms=forms == "training")
         return got[0][0][0].shape == print_i.shape and np.allclose(got[0][0][0], print_i)
     assert all(is_print_i("heldout", k) for k in range(10))
     assert not any(is_print_i("training", k) for k in range(30))
