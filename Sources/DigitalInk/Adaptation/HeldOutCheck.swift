@@ -67,14 +67,17 @@ struct HeldOutCheck: Sendable {
     }
 
     /// The check of a change learned as `training` learns from `start` on `examples` of `model` (`base` its float
-    /// network), its runs on up to `threads` threads (``_LearningParts``: the same check on any number); nil where
-    /// fewer than ``folds`` examples can be read (restored ones keep no ink).
+    /// network), its runs one after another on the calling thread (``WriterProfile/learn(from:threads:)`` runs them
+    /// as parts of its own instead); nil where fewer than ``folds`` examples can be read (restored ones keep no ink).
     func run(start: LSTMAdapter, base: _FloatLSTMNetwork, examples: [LSTMAdapterTraining.Example],
-             training: LSTMAdapterTraining, model: LoadedModel, options: DigitalInkRecognizerOptions,
-             pool: FloatBufferPool = FloatBufferPool(), threads: Int = 1) throws(DigitalInkError) -> WriterProfileCheck? {
+             training: LSTMAdapterTraining, model: LoadedModel,
+             options: DigitalInkRecognizerOptions) throws(DigitalInkError) -> WriterProfileCheck? {
         guard let usable = readable(examples) else { return nil }
-        let tallies = try _LearningParts.run(folds, threads: threads, pool: pool) { f, pool throws(DigitalInkError) in
-            try run(f, of: usable, start: start, base: base, training: training, model: model, options: options, pool: pool)
+        let pool = FloatBufferPool()
+        var tallies: [Tally] = []
+        for f in 0..<folds {
+            tallies.append(try run(f, of: usable, start: start, base: base, training: training, model: model,
+                                   options: options, pool: pool))
         }
         return Self.check(of: usable, tallies)
     }
