@@ -19,7 +19,7 @@ extension ModelConfiguration {
     ///
     /// With a ``margin``, an ink whose best candidate leads the second by at least that much is not
     /// rescored, and its views are never read: the views move a ranking only where the beam was
-    /// close, and most inks are not (en-US: more than half of them, at a margin no re-ranking of the
+    /// close, and most inks are not (en-US: nearly two thirds of them, at a margin no re-ranking of the
     /// held-out writers' non-reported words and lines came near). Its scores are then the beam's.
     ///
     /// With a ``beamWidth``, each view's own beam search proposes candidates too (the original's beam
